@@ -3,6 +3,7 @@
 // allocate gigabytes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
