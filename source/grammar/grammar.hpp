@@ -90,6 +90,12 @@ struct ExtInstSet {
   std::span<const ExtInstruction> instructions;  // sorted by opcode
 };
 
+// An extension string named by some grammar entry, with the origin of the entries naming it.
+struct ExtensionName {
+  const char* name;
+  Origin origin;
+};
+
 struct Generator {
   uint32_t id;
   const char* vendor;
@@ -120,6 +126,10 @@ const ExtInstruction* FindExtInstruction(const ExtInstSet& set, uint32_t opcode)
 const ExtInstruction* FindExtInstruction(const ExtInstSet& set, std::string_view name);
 
 const Generator* FindGenerator(uint32_t id);
+
+// The origin of an extension string: `kCore` if the installed SPIRV-Tools knows it, `kExtended`
+// if only our grammar does; nullptr for a string no grammar entry names.
+const ExtensionName* FindExtension(std::string_view name);
 
 // Version of the core grammar the tables were generated from (e.g. 1.6 revision 1).
 struct CoreGrammarVersion {
