@@ -17,8 +17,23 @@ using grammar::Quantifier;
 // What a type id tells about the literal numbers typed by it (OpConstant, OpSwitch).
 struct NumberType {
   NumberKind kind = NumberKind::kNone;
-  uint8_t bit_width = 0;
+  uint32_t bit_width = 0;
 };
+
+// `text` with control and non-ASCII bytes as \xNN, so that a message stays on one line.
+std::string Printable(std::string_view text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7F) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+  }
+  return out;
+}
 
 // An operand still expected by the instruction being decoded.
 struct Expected {
@@ -63,6 +78,7 @@ class Parser {
   uint32_t switch_selector_type_ = 0;
 
   // Module-wide facts the grammar alone cannot give.
+  IdTable<uint8_t> defined_;                      // result ids seen so far
   IdTable<NumberType> number_types_;              // int and float type ids
   IdTable<uint32_t> type_of_;                     // result id -> result type id
   IdTable<const grammar::ExtInstSet*> ext_sets_;  // OpExtInstImport results (known sets)
@@ -97,6 +113,7 @@ bool Parser::Run() {
   }
   header_ = {words_[0], words_[1], words_[2], words_[3], words_[4]};
   const size_t max_dense = std::max<size_t>(words_.size() * 2, 1u << 16);
+  defined_.Reserve(header_.bound, max_dense);
   number_types_.Reserve(header_.bound, max_dense);
   type_of_.Reserve(header_.bound, max_dense);
   if (!handler_.OnHeader(header_)) return true;
@@ -167,28 +184,19 @@ bool Parser::ParseInstruction() {
 
   if (inst_.result_id && inst_.result_type_id) type_of_.Set(inst_.result_id, inst_.result_type_id);
   switch (static_cast<spv::Op>(opcode)) {
-    case spv::Op::OpTypeInt: {
-      if (word_count_ < 4) break;
-      const uint32_t width = inst_.words[2];
-      if (width == 0 || width > 64) {
-        return Fail(inst_offset_ + 2, "Unsupported integer width " + std::to_string(width) +
-                                          " in " + InstName() + ": widths 1 to 64 are supported");
+    case spv::Op::OpTypeInt:
+      // Any width is accepted here, as SPIRV-Tools does; a literal of an unsupported width is
+      // reported where it is read.
+      if (word_count_ >= 4) {
+        number_types_.Set(
+            inst_.result_id,
+            {inst_.words[3] ? NumberKind::kSignedInt : NumberKind::kUnsignedInt, inst_.words[2]});
       }
-      number_types_.Set(inst_.result_id,
-                        {inst_.words[3] ? NumberKind::kSignedInt : NumberKind::kUnsignedInt,
-                         static_cast<uint8_t>(width)});
       break;
-    }
-    case spv::Op::OpTypeFloat: {
-      if (word_count_ < 3) break;
-      const uint32_t width = inst_.words[2];
-      if (width != 16 && width != 32 && width != 64) {
-        return Fail(inst_offset_ + 2, "Unsupported float width " + std::to_string(width) + " in " +
-                                          InstName() + ": 16, 32 or 64 are supported");
-      }
-      number_types_.Set(inst_.result_id, {NumberKind::kFloat, static_cast<uint8_t>(width)});
+    case spv::Op::OpTypeFloat:
+      if (word_count_ >= 3)
+        number_types_.Set(inst_.result_id, {NumberKind::kFloat, inst_.words[2]});
       break;
-    }
     case spv::Op::OpExtInstImport: {
       const std::string name = DecodeString(inst_.words.subspan(2));
       const grammar::ExtInstSet* set = nullptr;
@@ -279,6 +287,12 @@ bool Parser::ParseOperand(const Expected& expected) {
         inst_.result_type_id = word;
       } else if (expected.kind == OperandKindId::kIdResult) {
         if (!CheckId(word, "Result id")) return false;
+        if (defined_.Get(word)) {
+          return Fail(inst_offset_ + pos_, "Id " + std::to_string(word) +
+                                               " is defined more than once (again by " +
+                                               InstName() + ")");
+        }
+        defined_.Set(word, 1);
         inst_.result_id = word;
       } else {
         if (!CheckId(word, "Id")) return false;
@@ -309,9 +323,13 @@ bool Parser::ParseOperand(const Expected& expected) {
     case OperandCategory::kLiteral:
       switch (expected.kind) {
         case OperandKindId::kLiteralString: {
-          // The string ends with the first word whose last byte is zero.
+          // The string ends with the word holding its first nul byte.
+          auto has_nul = [](uint32_t w) {
+            return (w & 0xFFu) == 0 || (w & 0xFF00u) == 0 || (w & 0xFF0000u) == 0 ||
+                   (w & 0xFF000000u) == 0;
+          };
           uint16_t end = pos_;
-          while (end < word_count_ && (inst_.words[end] >> 24) != 0) ++end;
+          while (end < word_count_ && !has_nul(inst_.words[end])) ++end;
           if (end == word_count_) {
             return Fail(inst_offset_ + pos_, "End of input reached while decoding " + InstName() +
                                                  ": literal string at word offset " +
@@ -331,6 +349,12 @@ bool Parser::ParseOperand(const Expected& expected) {
                                                  " of its literal value is not a scalar integer "
                                                  "or float type");
           }
+          if (nt.bit_width == 0 || nt.bit_width > 64) {
+            return Fail(inst_offset_ + pos_, InstName() + ": literals of the " +
+                                                 std::to_string(nt.bit_width) + "-bit type %" +
+                                                 std::to_string(type_id) +
+                                                 " are not supported (widths 1 to 64 are)");
+          }
           const uint16_t needed = nt.bit_width > 32 ? 2 : 1;
           if (pos_ + needed > word_count_) {
             return Fail(inst_offset_ + pos_, "End of input reached while decoding " + InstName() +
@@ -340,7 +364,7 @@ bool Parser::ParseOperand(const Expected& expected) {
           }
           op.num_words = needed;
           op.number_kind = nt.kind;
-          op.number_bit_width = nt.bit_width;
+          op.number_bit_width = static_cast<uint8_t>(nt.bit_width);
           pos_ += needed;
           break;
         }

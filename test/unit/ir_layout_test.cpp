@@ -114,8 +114,9 @@ TEST(IrLayout, ParameterAfterTheFirstLabel) {
 TEST(IrLayout, ModuleSectionInstructionInsideAFunction) {
   ExpectRejected(
       Words({kCapKernel, kMemoryModel, kVoid, kFnType, kFunction, kLabel, kCapAddresses}), 6);
-  ExpectRejected(Words({kCapKernel, kMemoryModel, kVoid, kFnType, kFunction, kLabel, kFunction}),
-                 6);
+  const Inst kSecondFunction{Op::OpFunction, {1, 12, 0, 2}};
+  ExpectRejected(
+      Words({kCapKernel, kMemoryModel, kVoid, kFnType, kFunction, kLabel, kSecondFunction}), 6);
 }
 
 TEST(IrLayout, MissingFunctionEnd) {

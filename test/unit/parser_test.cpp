@@ -219,6 +219,10 @@ TEST(Parser, StructuralErrorsNameTheWord) {
       {"bad enum", with({0x00020011, 99999}), 6, "Invalid Capability operand 99999"},
       {"id zero", with({0x00040015, 0, 32, 0}), 6, "Result id is 0"},
       {"id past bound", with({0x00040015, 10, 32, 0}), 6, "not below the module's id bound 10"},
+      {"id defined twice", with({0x00040015, 1, 32, 0, 0x00040015, 1, 16, 0}), 10,
+       "Id 1 is defined more than once"},
+      {"literal of a 96-bit type", with({0x00040015, 1, 96, 0, 0x0004002B, 1, 2, 0}), 12,
+       "literals of the 96-bit type %1 are not supported"},
   };
   for (const BadCase& c : cases) {
     Recorder rec;
@@ -241,6 +245,28 @@ TEST(Parser, BytesToWordsHandlesBothEndiannesses) {
   EXPECT_FALSE(BytesToWords(std::vector<uint8_t>{1, 2, 3}, &a, &err));
   EXPECT_NE(err.message.find("not a multiple of 4"), std::string::npos);
   EXPECT_FALSE(BytesToWords(std::vector<uint8_t>{1, 2, 3, 4}, &a, &err));
+}
+
+// A string ends at its first nul byte, wherever it sits in the word (as SPIRV-Tools reads it).
+TEST(Parser, StringEndsAtTheFirstNulByte) {
+  ModuleWords m;
+  m.Inst(Op::OpString, {1, 0x63006261});  // "ab\0c"
+  Recorder rec;
+  Diagnostic err;
+  ASSERT_TRUE(ParseWords(m.words_, &rec, &err)) << err.Format();
+  EXPECT_EQ(rec.operands[0][1].num_words, 1);
+  ModuleWords extra;
+  extra.Inst(Op::OpString, {1, 0x63006261, 0});  // a word after the string's end
+  EXPECT_FALSE(ParseWords(extra.words_, &rec, &err));
+  EXPECT_NE(err.message.find("expected no more operands"), std::string::npos) << err.message;
+}
+
+TEST(Parser, AnyIntegerWidthIsAcceptedUntilALiteralNeedsIt) {
+  ModuleWords m;
+  m.Inst(Op::OpTypeInt, {1, 96, 0}).Inst(Op::OpTypeFloat, {2, 0});
+  Recorder rec;
+  Diagnostic err;
+  EXPECT_TRUE(ParseWords(m.words_, &rec, &err)) << err.Format();
 }
 
 TEST(Parser, StringsRoundTrip) {
