@@ -14,10 +14,16 @@ echo "== xmx-dis $(basename "$module")"
 "$build/xmx-dis" "$module" -o "$work/gemm.spvasm"
 echo "   $(grep -c '' "$work/gemm.spvasm") lines of text"
 
-echo "== xmx-as: the text back to a binary"
-"$build/xmx-as" "$work/gemm.spvasm" -o "$work/gemm.spv"
-if cmp -s "$module" "$work/gemm.spv"; then
-  echo "   identical to the original ($(stat -c %s "$module") bytes)"
+echo "== xmx-as: the text back to a binary (ids as numbers, so that they keep their values)"
+"$build/xmx-dis" --raw-id "$module" -o "$work/gemm-raw.spvasm"
+version=$(sed -n 's/^; Version: /spv/p' "$work/gemm-raw.spvasm")
+"$build/xmx-as" --target-env "$version" --preserve-numeric-ids "$work/gemm-raw.spvasm" \
+  -o "$work/gemm.spv"
+# As with spirv-as, the header's generator word names the tool that wrote the binary and the
+# bound is the largest id + 1 (the text does not carry them); every other byte must come back.
+if cmp -s <(head -c 8 "$module") <(head -c 8 "$work/gemm.spv") &&
+   cmp -s <(tail -c +17 "$module") <(tail -c +17 "$work/gemm.spv"); then
+  echo "   identical to the original ($(stat -c %s "$module") bytes) but for the generator and bound"
 else
   echo "error: the reassembled module differs from the original" >&2
   cmp "$module" "$work/gemm.spv" >&2 || true
@@ -25,4 +31,4 @@ else
 fi
 
 echo "== the extension instructions"
-grep -E 'INTEL|Capability|Extension' "$work/gemm.spvasm"
+grep -E 'INTEL|OpExtension' "$work/gemm.spvasm"
