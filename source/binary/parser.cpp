@@ -208,8 +208,8 @@ bool Parser::ParseInstruction() {
           non_semantic_unknown_sets_.Set(inst_.result_id, 1);
           break;
         case grammar::ExtInstSetKind::kNone:
-          return Fail(inst_offset_,
-                      "Invalid extended instruction import '" + name + "' in " + InstName());
+          return Fail(inst_offset_, "Invalid extended instruction import '" + Printable(name) +
+                                        "' in " + InstName());
       }
       break;
     }
