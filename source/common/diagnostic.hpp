@@ -23,6 +23,8 @@ struct Diagnostic {
   std::optional<size_t> word_offset;          // for binary input: index of the word
   std::optional<size_t> instruction_index;    // for binary input: 0-based instruction number
   std::string rule;                           // stable rule id, for validator diagnostics
+  std::optional<uint32_t> opcode;             // of the instruction the diagnostic is about
+  std::string instruction_text;               // that instruction, disassembled (may be empty)
 
   // "line 3" / "word 12" / "instruction 4", or empty when no place is known.
   std::string Where() const;

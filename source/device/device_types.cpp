@@ -1,0 +1,223 @@
+// Names of the device-layer enums, count rules and the small DeviceProfile queries.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <utility>
+
+#include "device/match_support.hpp"
+#include "xmx/device.hpp"
+
+namespace xmx::device {
+namespace {
+
+constexpr std::array<std::pair<ElementType, std::string_view>, 15> kElementTypeNames = {{
+    {ElementType::kI4, "i4"},
+    {ElementType::kU4, "u4"},
+    {ElementType::kI8, "i8"},
+    {ElementType::kU8, "u8"},
+    {ElementType::kI16, "i16"},
+    {ElementType::kI32, "i32"},
+    {ElementType::kI64, "i64"},
+    {ElementType::kF16, "f16"},
+    {ElementType::kBF16, "bf16"},
+    {ElementType::kTF32, "tf32"},
+    {ElementType::kF32, "f32"},
+    {ElementType::kF64, "f64"},
+    {ElementType::kF8E4M3, "f8e4m3"},
+    {ElementType::kF8E5M2, "f8e5m2"},
+    {ElementType::kF4E2M1, "f4e2m1"},
+}};
+
+}  // namespace
+
+std::string_view ElementTypeName(ElementType type) {
+  for (const auto& [t, name] : kElementTypeNames) {
+    if (t == type) return name;
+  }
+  return "?";
+}
+
+std::optional<ElementType> ParseElementType(std::string_view name) {
+  for (const auto& [t, n] : kElementTypeNames) {
+    if (n == name) return t;
+  }
+  return std::nullopt;
+}
+
+bool IsSpirvScalarType(ElementType type) {
+  switch (type) {
+    case ElementType::kI8:
+    case ElementType::kI16:
+    case ElementType::kI32:
+    case ElementType::kI64:
+    case ElementType::kF16:
+    case ElementType::kF32:
+    case ElementType::kF64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string_view ConfidenceName(Confidence confidence) {
+  switch (confidence) {
+    case Confidence::kSpec:
+      return "spec";
+    case Confidence::kDraft:
+      return "draft";
+    case Confidence::kImplementation:
+      return "implementation";
+    case Confidence::kConvention:
+      return "convention";
+  }
+  return "spec";
+}
+
+std::string_view Block2dOpName(Block2dOp op) {
+  switch (op) {
+    case Block2dOp::kLoad:
+      return "load";
+    case Block2dOp::kLoadTransform:
+      return "load_transform";
+    case Block2dOp::kLoadTranspose:
+      return "load_transpose";
+    case Block2dOp::kPrefetch:
+      return "prefetch";
+    case Block2dOp::kStore:
+      return "store";
+  }
+  return "load";
+}
+
+std::string_view Block2dInstructionName(Block2dOp op) {
+  switch (op) {
+    case Block2dOp::kLoad:
+      return "OpSubgroup2DBlockLoadINTEL";
+    case Block2dOp::kLoadTransform:
+      return "OpSubgroup2DBlockLoadTransformINTEL";
+    case Block2dOp::kLoadTranspose:
+      return "OpSubgroup2DBlockLoadTransposeINTEL";
+    case Block2dOp::kPrefetch:
+      return "OpSubgroup2DBlockPrefetchINTEL";
+    case Block2dOp::kStore:
+      return "OpSubgroup2DBlockStoreINTEL";
+  }
+  return "";
+}
+
+std::string_view SubgroupOpName(SubgroupOp op) {
+  switch (op) {
+    case SubgroupOp::kShuffle:
+      return "shuffle";
+    case SubgroupOp::kBlockIo:
+      return "block_io";
+    case SubgroupOp::kImageBlockIo:
+      return "image_block_io";
+    case SubgroupOp::kGroupBroadcast:
+      return "group_broadcast";
+    case SubgroupOp::kGroupIAdd:
+      return "group_iadd";
+    case SubgroupOp::kGroupMinMax:
+      return "group_min_max";
+  }
+  return "";
+}
+
+bool IsGroupOp(SubgroupOp op) {
+  return op == SubgroupOp::kGroupBroadcast || op == SubgroupOp::kGroupIAdd ||
+         op == SubgroupOp::kGroupMinMax;
+}
+
+uint32_t ComponentSpec::Count(uint32_t m) const {
+  switch (rule) {
+    case CountRule::kFixed:
+      return fixed;
+    case CountRule::kM:
+      return m;
+    case CountRule::kHalfM:
+      return m / 2;
+    case CountRule::kCeilHalfM:
+      return (m + 1) / 2;
+  }
+  return 0;
+}
+
+std::string ComponentSpec::ToString() const {
+  std::string out(ElementTypeName(type));
+  out += " x ";
+  switch (rule) {
+    case CountRule::kFixed:
+      return out + std::to_string(fixed);
+    case CountRule::kM:
+      return out + "M";
+    case CountRule::kHalfM:
+      return out + "M/2";
+    case CountRule::kCeilHalfM:
+      return out + "ceil(M/2)";
+  }
+  return out;
+}
+
+uint32_t PerElementSize::Get(uint32_t element_size, uint32_t fallback) const {
+  for (const auto& [size, value] : values) {
+    if (size == element_size) return value;
+  }
+  return fallback;
+}
+
+bool DeviceProfile::SupportsSubgroupSize(uint32_t size) const {
+  if (any_power_of_two_subgroup_size) return size != 0 && std::has_single_bit(size);
+  return std::find(subgroup_sizes.begin(), subgroup_sizes.end(), size) != subgroup_sizes.end();
+}
+
+const ExtensionEntry* DeviceProfile::FindExtension(std::string_view extension) const {
+  for (const ExtensionEntry& entry : extensions) {
+    if (entry.name == extension) return &entry;
+  }
+  return nullptr;
+}
+
+bool DeviceProfile::ExposesExtension(std::string_view extension) const {
+  return any_extension || FindExtension(extension) != nullptr;
+}
+
+bool DeviceProfile::HasFeature(std::string_view feature) const {
+  return std::find(subgroup_type_features.begin(), subgroup_type_features.end(), feature) !=
+         subgroup_type_features.end();
+}
+
+namespace internal {
+
+std::string Hex(uint32_t value) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), kDigits[value & 0xF]);
+    value >>= 4;
+  } while (value != 0);
+  return "0x" + digits;
+}
+
+std::string Join(const std::vector<std::string>& values) {
+  std::string out;
+  for (const std::string& v : values) {
+    if (!out.empty()) out += ", ";
+    out += v;
+  }
+  return out;
+}
+
+std::string FormatMismatch(const Mismatch& mismatch, std::string_view instruction,
+                           std::string_view device) {
+  std::string out = mismatch.field + " " + mismatch.found + " is not supported" + mismatch.context +
+                    " by " + std::string(instruction) + " on device " + std::string(device);
+  if (!mismatch.supported.empty()) out += "; supported: " + Join(mismatch.supported);
+  return out;
+}
+
+std::string_view ScalarKindName(ScalarKind kind) {
+  return kind == ScalarKind::kInt ? "int" : "float";
+}
+
+}  // namespace internal
+}  // namespace xmx::device

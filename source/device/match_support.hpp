@@ -1,0 +1,75 @@
+// Helpers shared by the table lookups: narrowing a set of candidate rows one field at a time and
+// recording, when a field fails, the values the remaining rows would have accepted.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "xmx/device.hpp"
+
+namespace xmx::device::internal {
+
+std::string Hex(uint32_t value);                           // "0x3000C"
+std::string Join(const std::vector<std::string>& values);  // "8, 16, 32"
+// "<field> <found> is not supported<context> by <instruction> on device <name>; supported: ..."
+std::string FormatMismatch(const Mismatch& mismatch, std::string_view instruction,
+                           std::string_view device);
+std::string_view ScalarKindName(ScalarKind kind);
+
+// Keeps the rows whose `values(row)` contain `found`. When none does, fills `mismatch` with the
+// values of all rows (sorted, printed by `format`) and returns false.
+template <typename Row>
+bool NarrowByValue(std::vector<const Row*>& rows, uint32_t found,
+                   const std::function<std::vector<uint32_t>(const Row&)>& values,
+                   std::string field, const std::string& context, Mismatch* mismatch,
+                   std::string (*format)(uint32_t) = nullptr) {
+  auto print = [&](uint32_t v) { return format ? format(v) : std::to_string(v); };
+  std::vector<const Row*> kept;
+  std::set<uint32_t> allowed;
+  for (const Row* row : rows) {
+    std::vector<uint32_t> row_values = values(*row);
+    allowed.insert(row_values.begin(), row_values.end());
+    if (std::find(row_values.begin(), row_values.end(), found) != row_values.end()) {
+      kept.push_back(row);
+    }
+  }
+  if (!kept.empty()) {
+    rows = std::move(kept);
+    return true;
+  }
+  mismatch->field = std::move(field);
+  mismatch->found = print(found);
+  mismatch->context = context;
+  mismatch->supported.clear();
+  for (uint32_t v : allowed) mismatch->supported.push_back(print(v));
+  return false;
+}
+
+// The same for a field compared by name (element types, function names): keeps first-seen order.
+template <typename Row>
+bool NarrowByName(std::vector<const Row*>& rows, const std::string& found,
+                  const std::function<std::string(const Row&)>& value, std::string field,
+                  const std::string& context, Mismatch* mismatch) {
+  std::vector<const Row*> kept;
+  std::vector<std::string> allowed;
+  for (const Row* row : rows) {
+    std::string v = value(*row);
+    if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) allowed.push_back(v);
+    if (v == found) kept.push_back(row);
+  }
+  if (!kept.empty()) {
+    rows = std::move(kept);
+    return true;
+  }
+  mismatch->field = std::move(field);
+  mismatch->found = found;
+  mismatch->context = context;
+  mismatch->supported = std::move(allowed);
+  return false;
+}
+
+}  // namespace xmx::device::internal

@@ -1,0 +1,131 @@
+// Declaration rules for what only our grammar knows (SPIRV-Tools checks the core ones, but never
+// sees ours): every extended instruction, capability and enumerant needs one of its
+// capabilities and one of its extension strings declared. Provisional operand bits thus need
+// their draft extension string (e.g. the float8 bits SPV_INTEL_..._float8).
+#include <set>
+#include <string>
+
+#include "grammar/grammar.hpp"
+#include "val/rules.hpp"
+
+namespace xmx::val {
+namespace {
+
+using grammar::Origin;
+
+std::string JoinNames(std::span<const char* const> names) {
+  std::string out;
+  for (const char* n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
+
+class DeclarationChecker {
+ public:
+  explicit DeclarationChecker(ValidationContext& context) : context_(context) {
+    // Declared capabilities, with those they implicitly declare.
+    std::vector<uint32_t> work;
+    for (const ir::Instruction& inst : context.module().capabilities())
+      work.push_back(inst.word(0));
+    while (!work.empty()) {
+      const uint32_t cap = work.back();
+      work.pop_back();
+      if (!capabilities_.insert(cap).second) continue;
+      const grammar::Enumerant* e =
+          grammar::FindEnumerant(grammar::OperandKindId::kCapability, cap);
+      if (!e) continue;
+      for (const char* implied : e->capabilities) {
+        if (auto* i = grammar::FindEnumerant(grammar::OperandKindId::kCapability, implied)) {
+          work.push_back(i->value);
+        }
+      }
+    }
+    for (const ir::Instruction& inst : context.module().extensions()) {
+      extensions_.insert(inst.StringOperand(0));
+    }
+  }
+
+  // `what` names the thing for the message, e.g. "OpSubgroup2DBlockLoadINTEL".
+  void Check(const ir::Instruction& inst, const std::string& what,
+             std::span<const char* const> capabilities, std::span<const char* const> extensions,
+             bool check_capabilities = true, bool provisional = false) {
+    if (check_capabilities && !capabilities.empty() && !AnyCapability(capabilities)) {
+      context_.Error(inst, "decl.capability",
+                     what + " requires one of these capabilities: " + JoinNames(capabilities));
+    }
+    if (!extensions.empty() && !AnyExtension(extensions)) {
+      // The drafts say a module using their bits "should" declare the draft's extension, and
+      // producers (LLVM's backend) cannot name it yet: a warning, not an error.
+      if (provisional) {
+        context_.Warning(inst, "decl.extension.provisional",
+                         what + " is provisional and should come with one of these extensions: " +
+                             JoinNames(extensions));
+      } else {
+        context_.Error(inst, "decl.extension",
+                       what + " requires one of these extensions: " + JoinNames(extensions));
+      }
+    }
+  }
+
+ private:
+  bool AnyCapability(std::span<const char* const> names) const {
+    for (const char* n : names) {
+      const grammar::Enumerant* e = grammar::FindEnumerant(grammar::OperandKindId::kCapability, n);
+      if (e && capabilities_.count(e->value)) return true;
+    }
+    return false;
+  }
+  bool AnyExtension(std::span<const char* const> names) const {
+    for (const char* n : names) {
+      if (extensions_.count(n)) return true;
+    }
+    return false;
+  }
+
+  ValidationContext& context_;
+  std::set<uint32_t> capabilities_;
+  std::set<std::string> extensions_;
+};
+
+// The extended enumerants an operand names: the value, or each set bit of a mask.
+template <typename Visit>
+void ForEachExtendedEnumerant(const ir::Instruction& inst, Visit&& visit) {
+  for (size_t i = 0; i < inst.num_operands(); ++i) {
+    const ir::OperandView op = inst.operand(i);
+    const grammar::OperandKind& kind = grammar::GetOperandKind(op.kind);
+    auto maybe_visit = [&](uint32_t value) {
+      const grammar::Enumerant* e = grammar::FindEnumerant(op.kind, value);
+      if (e && e->origin == Origin::kExtended) visit(kind, *e);
+    };
+    if (kind.category == grammar::OperandCategory::kValueEnum) {
+      maybe_visit(op.word());
+    } else if (kind.category == grammar::OperandCategory::kBitEnum) {
+      for (uint32_t rest = op.word(); rest; rest &= rest - 1) maybe_visit(rest & (~rest + 1));
+    }
+  }
+}
+
+}  // namespace
+
+void ValidateDeclarations(ValidationContext& context) {
+  DeclarationChecker checker(context);
+  context.module().ForEachInstruction([&](const ir::Instruction& inst) {
+    const grammar::Instruction* desc =
+        grammar::FindInstruction(static_cast<uint32_t>(inst.opcode()));
+    if (desc && desc->origin == Origin::kExtended) {
+      checker.Check(inst, desc->name, desc->capabilities, desc->extensions, true,
+                    desc->provisional);
+    }
+    ForEachExtendedEnumerant(
+        inst, [&](const grammar::OperandKind& kind, const grammar::Enumerant& e) {
+          // A declared capability needs its extension, not itself; other enumerants need both.
+          const bool is_capability = inst.opcode() == spv::Op::OpCapability;
+          checker.Check(inst, std::string(kind.name) + " " + e.name, e.capabilities, e.extensions,
+                        !is_capability, e.provisional);
+        });
+  });
+}
+
+}  // namespace xmx::val

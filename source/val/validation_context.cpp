@@ -1,0 +1,82 @@
+#include "val/validation_context.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "grammar/grammar.hpp"
+#include "xmx/device.hpp"
+
+namespace xmx::val {
+
+ValidationContext::ValidationContext(const ir::Module& module, const ValidatorOptions& options)
+    : module_(module),
+      options_(options),
+      device_(options.device ? options.device : device::FindBuiltinProfile("opencl")),
+      types_(module),
+      info_(module) {
+  ComputeSubgroupSizes();
+}
+
+void ValidationContext::ComputeSubgroupSizes() {
+  std::vector<uint32_t> device_sizes(device_->subgroup_sizes.begin(),
+                                     device_->subgroup_sizes.end());
+  if (options_.subgroup_size) unreached_sizes_ = {*options_.subgroup_size};
+
+  // Each kernel's sizes flow down the call graph; a function reached by several kernels may run
+  // at the sizes of each of them.
+  std::unordered_map<uint32_t, std::set<uint32_t>> sizes;
+  for (const ir::EntryPoint& ep : info_.entry_points()) {
+    std::vector<uint32_t> own;
+    if (auto mode = info_.FindExecutionMode(ep.function_id, spv::ExecutionMode::SubgroupSize);
+        mode && !mode->operands_are_ids && !mode->operands.empty()) {
+      own = {mode->operands[0]};
+    } else if (options_.subgroup_size) {
+      own = {*options_.subgroup_size};
+    } else {
+      own = device_sizes;
+    }
+    std::vector<uint32_t> stack{ep.function_id};
+    std::set<uint32_t> visited;
+    while (!stack.empty()) {
+      const uint32_t f = stack.back();
+      stack.pop_back();
+      if (!visited.insert(f).second) continue;
+      reached_[f] = true;
+      sizes[f].insert(own.begin(), own.end());
+      for (uint32_t callee : info_.GetCallees(f)) stack.push_back(callee);
+    }
+  }
+  for (auto& [function, set] : sizes) subgroup_sizes_[function].assign(set.begin(), set.end());
+}
+
+const std::vector<uint32_t>& ValidationContext::SubgroupSizes(uint32_t function_id) const {
+  auto it = subgroup_sizes_.find(function_id);
+  return it != subgroup_sizes_.end() ? it->second : unreached_sizes_;
+}
+
+bool ValidationContext::ReachedByEntryPoint(uint32_t function_id) const {
+  return reached_.count(function_id) != 0;
+}
+
+void ValidationContext::Report(Severity severity, const ir::Instruction* inst, std::string rule,
+                               std::string message) {
+  Diagnostic d;
+  d.severity = severity;
+  d.rule = std::move(rule);
+  d.message = std::move(message);
+  if (inst) {
+    d.opcode = static_cast<uint32_t>(inst->opcode());
+    if (inst->source_index() != ir::Instruction::kNotFromBinary) {
+      d.instruction_index = inst->source_index();
+      d.word_offset = inst->source_word_offset();
+    }
+  }
+  diagnostics_.push_back(std::move(d));
+}
+
+std::string ValidationContext::IdName(uint32_t id) const {
+  std::string name = info_.GetName(id);
+  return name.empty() ? "%" + std::to_string(id) : "%" + name;
+}
+
+}  // namespace xmx::val

@@ -1,0 +1,147 @@
+// xmx-val's pipeline: parse → the bridge's own checks → lift → SPIRV-Tools core validation →
+// our rules. Diagnostics are mapped back to the original instructions and given their text.
+#include "xmx/validator.hpp"
+
+#include <sstream>
+
+#include "bridge/bridge.hpp"
+#include "spirv-tools/libspirv.hpp"
+#include "text/disassembler.hpp"
+#include "val/rules.hpp"
+#include "val/validation_context.hpp"
+
+namespace xmx::val {
+namespace {
+
+spvtools::ValidatorOptions ToSpirvToolsOptions(const ValidatorOptions& o) {
+  spvtools::ValidatorOptions v;
+  for (const auto& [limit, value] : o.limits) v.SetUniversalLimit(limit, value);
+  v.SetRelaxLogicalPointer(o.relax_logical_pointer);
+  v.SetRelaxBlockLayout(o.relax_block_layout);
+  v.SetUniformBufferStandardLayout(o.uniform_buffer_standard_layout);
+  v.SetScalarBlockLayout(o.scalar_block_layout);
+  v.SetWorkgroupScalarBlockLayout(o.workgroup_scalar_block_layout);
+  v.SetSkipBlockLayout(o.skip_block_layout);
+  v.SetRelaxStructStore(o.relax_struct_store);
+  v.SetAllowLocalSizeId(o.allow_localsizeid);
+  v.SetBeforeHlslLegalization(o.before_hlsl_legalization);
+  return v;
+}
+
+Severity FromSpirvTools(spv_message_level_t level) {
+  switch (level) {
+    case SPV_MSG_WARNING:
+      return Severity::kWarning;
+    case SPV_MSG_INFO:
+    case SPV_MSG_DEBUG:
+      return Severity::kRemark;
+    default:
+      return Severity::kError;
+  }
+}
+
+// Runs the installed validator on `words`. SPIRV-Tools reports a 1-based instruction number as
+// its position; `original` maps 0-based instructions of `words` to those of the user's module.
+void RunCoreValidation(const std::vector<uint32_t>& words, const ValidatorOptions& options,
+                       const std::vector<std::optional<size_t>>* original,
+                       std::vector<Diagnostic>* out) {
+  spvtools::SpirvTools tools(options.target_env);
+  tools.SetMessageConsumer([&](spv_message_level_t level, const char*,
+                               const spv_position_t& position, const char* message) {
+    Diagnostic d;
+    d.severity = FromSpirvTools(level);
+    d.rule = "core";
+    std::string text = message;
+    // SPIRV-Tools appends the offending instruction, disassembled from what it saw; ours is
+    // added later from the original module.
+    if (auto nl = text.find('\n'); nl != std::string::npos) text.resize(nl);
+    d.message = std::move(text);
+    if (position.index > 0) {
+      const size_t lifted_index = position.index - 1;
+      if (!original) {
+        d.instruction_index = lifted_index;
+      } else if (lifted_index < original->size() && (*original)[lifted_index]) {
+        d.instruction_index = *(*original)[lifted_index];
+      }
+    }
+    out->push_back(std::move(d));
+  });
+  tools.Validate(words.data(), words.size(), ToSpirvToolsOptions(options));
+}
+
+// Gives each diagnostic about one instruction that instruction's text, as spirv-val prints it.
+void AttachInstructionText(std::span<const uint32_t> words, std::vector<Diagnostic>* diags) {
+  bool needed = false;
+  for (const Diagnostic& d : *diags) needed |= d.instruction_index.has_value();
+  if (!needed) return;
+  text::DisassembleOptions options;
+  options.indent = false;
+  options.header = false;
+  std::string listing;
+  Diagnostic ignored;
+  text::Disassemble(words, options, &listing, &ignored);
+  std::vector<std::string_view> lines;
+  for (size_t start = 0; start < listing.size();) {
+    size_t end = listing.find('\n', start);
+    if (end == std::string::npos) end = listing.size();
+    lines.emplace_back(listing.data() + start, end - start);
+    start = end + 1;
+  }
+  for (Diagnostic& d : *diags) {
+    if (d.instruction_index && *d.instruction_index < lines.size()) {
+      d.instruction_text = std::string(lines[*d.instruction_index]);
+    }
+  }
+}
+
+}  // namespace
+
+ValidationResult Validate(std::span<const uint32_t> words, const ValidatorOptions& options) {
+  ValidationResult result;
+  std::vector<Diagnostic>& diags = result.diagnostics;
+
+  Diagnostic error;
+  std::optional<ir::Module> module = ir::Module::FromWords(words, &error);
+  if (!module) {
+    error.rule = "binary.structure";
+    diags.push_back(std::move(error));
+    result.valid = false;
+    return result;
+  }
+
+  std::optional<bridge::LiftedModule> lifted = bridge::Lift(*module, &error);
+  if (!lifted) {
+    error.rule = "bridge.lift";
+    error.severity = Severity::kWarning;
+    error.message += "; core validation by SPIRV-Tools was skipped";
+    diags.push_back(std::move(error));
+  } else if (!lifted->changed) {
+    RunCoreValidation(std::vector<uint32_t>(words.begin(), words.end()), options, nullptr, &diags);
+  } else {
+    CheckWhatTheBridgeHides(*module, lifted->record, &diags);
+    const std::vector<std::optional<size_t>> original = bridge::OriginalIndices(lifted->module);
+    RunCoreValidation(lifted->module.ToWords(), options, &original, &diags);
+  }
+
+  ValidationContext context(*module, options);
+  RunExtensionRules(context);
+  for (Diagnostic& d : context.diagnostics()) diags.push_back(std::move(d));
+
+  // Diagnostics from SPIRV-Tools carry only an instruction index; add the word offset and opcode.
+  if (!diags.empty()) {
+    std::vector<const ir::Instruction*> by_index;
+    module->ForEachInstruction(
+        [&by_index](const ir::Instruction& inst) { by_index.push_back(&inst); });
+    for (Diagnostic& d : diags) {
+      if (!d.instruction_index || *d.instruction_index >= by_index.size()) continue;
+      const ir::Instruction& inst = *by_index[*d.instruction_index];
+      if (!d.word_offset) d.word_offset = inst.source_word_offset();
+      if (!d.opcode) d.opcode = static_cast<uint32_t>(inst.opcode());
+    }
+  }
+  AttachInstructionText(words, &diags);
+  for (const Diagnostic& d : diags) result.valid &= d.severity != Severity::kError;
+  return result;
+}
+
+}  // namespace xmx::val

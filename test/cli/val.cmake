@@ -1,0 +1,8 @@
+# xmx-val: core parity with spirv-val on the corpus and its single-edit variants.
+if(XMX_SPIRV_VAL AND XMX_SPIRV_DIS)
+  add_test(NAME val.core_parity
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/compare_val.py
+                   --xmx-val $<TARGET_FILE:xmx-val> --spirv-val ${XMX_SPIRV_VAL}
+                   --spirv-dis ${XMX_SPIRV_DIS} ${XMX_CORPUS_DIR}/spv)
+  set_tests_properties(val.core_parity PROPERTIES TIMEOUT 600)
+endif()

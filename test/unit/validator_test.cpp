@@ -1,0 +1,141 @@
+// xmx-val's pipeline: declaration rules for extended instructions and enumerants, the checks of
+// what the lifted form hides, and core errors found through the bridge in extended modules.
+#include "xmx/validator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "text/assembler.hpp"
+
+namespace xmx::val {
+namespace {
+
+std::vector<uint32_t> Assemble(const std::string& text) {
+  std::vector<uint32_t> words;
+  Diagnostic err;
+  text::AssembleOptions options;
+  options.version = 0x00010400;
+  EXPECT_TRUE(text::Assemble(text, options, &words, &err)) << err.Format();
+  return words;
+}
+
+bool HasRule(const ValidationResult& r, const std::string& rule, Severity severity) {
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.rule == rule && d.severity == severity) return true;
+  }
+  return false;
+}
+
+std::string Dump(const ValidationResult& r) {
+  std::string s;
+  for (const Diagnostic& d : r.diagnostics) s += d.rule + ": " + d.Format() + "\n";
+  return s;
+}
+
+// A kernel with one matrix multiply-accumulate; `caps` and `exts` are spliced in.
+std::string MatrixKernel(const std::string& caps, const std::string& exts,
+                         const std::string& operands =
+                             "MatrixAPackedBFloat16INTEL|"
+                             "MatrixBPackedBFloat16INTEL",
+                         const std::string& a_operand = "%a") {
+  return "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int16\nOpCapability "
+         "SubgroupDispatch\nOpCapability Vector16\n" +
+         caps + exts +
+         R"(OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+OpExecutionMode %k SubgroupSize 16
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ushort = OpTypeInt 16 0
+%float = OpTypeFloat 32
+%v8ushort = OpTypeVector %ushort 8
+%v8uint = OpTypeVector %uint 8
+%v8float = OpTypeVector %float 8
+%fn = OpTypeFunction %void
+%k16 = OpConstant %uint 16
+%a = OpConstantNull %v8ushort
+%b = OpConstantNull %v8uint
+%c = OpConstantNull %v8float
+%k = OpFunction %void None %fn
+%entry = OpLabel
+%r = OpSubgroupMatrixMultiplyAccumulateINTEL %v8float %k16 )" +
+         a_operand + " %b %c " + operands + R"(
+OpReturn
+OpFunctionEnd
+)";
+}
+
+const char* kMmaCap = "OpCapability SubgroupMatrixMultiplyAccumulateINTEL\n";
+const char* kMmaExt = "OpExtension \"SPV_INTEL_subgroup_matrix_multiply_accumulate\"\n";
+
+TEST(Validator, ExtendedInstructionWithItsDeclarationsIsValid) {
+  const ValidationResult r = Validate(Assemble(MatrixKernel(kMmaCap, kMmaExt)), {});
+  EXPECT_TRUE(r.valid) << Dump(r);
+}
+
+TEST(Validator, MissingCapabilityOfAnExtendedInstruction) {
+  const ValidationResult r = Validate(Assemble(MatrixKernel("", kMmaExt)), {});
+  EXPECT_FALSE(r.valid);
+  EXPECT_TRUE(HasRule(r, "decl.capability", Severity::kError)) << Dump(r);
+}
+
+TEST(Validator, MissingExtensionOfAnExtendedCapability) {
+  const ValidationResult r = Validate(Assemble(MatrixKernel(kMmaCap, "")), {});
+  EXPECT_FALSE(r.valid);
+  EXPECT_TRUE(HasRule(r, "decl.extension", Severity::kError)) << Dump(r);
+}
+
+TEST(Validator, ProvisionalBitWithoutItsDraftExtensionIsAWarning) {
+  const ValidationResult r =
+      Validate(Assemble(MatrixKernel(kMmaCap, kMmaExt,
+                                     "MatrixAPackedFloat8E4M3INTEL|MatrixBPackedFloat8E4M3INTEL")),
+               {});
+  EXPECT_TRUE(HasRule(r, "decl.extension.provisional", Severity::kWarning)) << Dump(r);
+  const ValidationResult declared =
+      Validate(Assemble(MatrixKernel(
+                   kMmaCap,
+                   std::string(kMmaExt) +
+                       "OpExtension \"SPV_INTEL_subgroup_matrix_multiply_accumulate_float8\"\n",
+                   "MatrixAPackedFloat8E4M3INTEL|MatrixBPackedFloat8E4M3INTEL")),
+               {});
+  EXPECT_FALSE(HasRule(declared, "decl.extension.provisional", Severity::kWarning))
+      << Dump(declared);
+}
+
+TEST(Validator, UndefinedIdAsMatrixOperandIsFoundThroughTheBridge) {
+  const ValidationResult r =
+      Validate(Assemble(MatrixKernel(kMmaCap, kMmaExt, "None", "%undefined_a")), {});
+  EXPECT_FALSE(r.valid);
+  ASSERT_TRUE(HasRule(r, "core", Severity::kError)) << Dump(r);
+  // The diagnostic points at the original instruction, shown as we disassemble it.
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.rule != "core") continue;
+    EXPECT_NE(d.instruction_text.find("OpSubgroupMatrixMultiplyAccumulateINTEL"), std::string::npos)
+        << d.Format();
+  }
+}
+
+TEST(Validator, LinkageAddedByTheBridgeDoesNotExcuseAMissingEntryPoint) {
+  std::string text = MatrixKernel(kMmaCap, kMmaExt);
+  text.replace(text.find("OpEntryPoint"),
+               text.find('\n', text.find("OpEntryPoint")) - text.find("OpEntryPoint") + 1, "");
+  text.replace(text.find("OpExecutionMode"),
+               text.find('\n', text.find("OpExecutionMode")) - text.find("OpExecutionMode") + 1,
+               "");
+  const ValidationResult r = Validate(Assemble(text), {});
+  EXPECT_FALSE(r.valid);
+  EXPECT_TRUE(HasRule(r, "bridge.entry-point", Severity::kError)) << Dump(r);
+}
+
+TEST(Validator, StructuralErrorIsReported) {
+  std::vector<uint32_t> words = Assemble(MatrixKernel(kMmaCap, kMmaExt));
+  words.resize(words.size() - 1);  // OpFunctionEnd cut off
+  const ValidationResult r = Validate(words, {});
+  EXPECT_FALSE(r.valid);
+  EXPECT_TRUE(HasRule(r, "binary.structure", Severity::kError)) << Dump(r);
+}
+
+}  // namespace
+}  // namespace xmx::val
