@@ -16,38 +16,15 @@
 
 #include "binary/parser.hpp"
 #include "grammar/spirv_enums.hpp"
+#include "module_builder.hpp"
 #include "text/disassembler.hpp"
 
 extern char** environ;
 
 namespace {
 
+using xmx::bench::Builder;
 using xmx::spv::Op;
-
-// Writes instructions with fresh ids.
-class Builder {
- public:
-  uint32_t Id() { return next_id_++; }
-  void Inst(Op op, std::initializer_list<uint32_t> operands) {
-    words_.push_back(uint32_t(operands.size() + 1) << 16 | static_cast<uint32_t>(op));
-    words_.insert(words_.end(), operands);
-  }
-  void Named(Op op, std::vector<uint32_t> before, std::string_view s) {
-    xmx::binary::EncodeString(s, &before);
-    words_.push_back(uint32_t(before.size() + 1) << 16 | static_cast<uint32_t>(op));
-    words_.insert(words_.end(), before.begin(), before.end());
-  }
-  std::vector<uint32_t> Finish() {
-    std::vector<uint32_t> module = {xmx::binary::kMagic, 0x00010400, 6u << 16, next_id_, 0};
-    module.insert(module.end(), words_.begin(), words_.end());
-    return module;
-  }
-  size_t size() const { return words_.size(); }
-
- private:
-  uint32_t next_id_ = 1;
-  std::vector<uint32_t> words_;
-};
 
 // An OpenCL-style module: shared types and constants, then kernels whose bodies mix loads,
 // integer and float arithmetic, OpenCL.std calls, conversions, branches and named values, until

@@ -32,3 +32,19 @@ fi
 
 echo "== the extension instructions"
 grep -E 'INTEL|OpExtension' "$work/gemm.spvasm"
+
+echo "== xmx-val --device pvc $(basename "$module")"
+"$build/xmx-val" --device pvc "$module"
+echo "   valid"
+
+# A deliberately broken variant: the first 2D block load reads blocks 8 elements wide, a shape
+# that no device table has for 2-byte elements.
+echo "== a broken variant: Block Width 16 -> 8 in the first 2D block load"
+awk '!done && /OpSubgroup2DBlockLoadINTEL/ { sub(/%uint_16/, "%uint_8"); done = 1 } { print }' \
+  "$work/gemm.spvasm" >"$work/broken.spvasm"
+"$build/xmx-as" "$work/broken.spvasm" -o "$work/broken.spv"
+if "$build/xmx-val" --device pvc "$work/broken.spv"; then
+  echo "error: the broken variant validated" >&2
+  exit 1
+fi
+echo "   rejected, as it must be"

@@ -2,6 +2,12 @@
 
 namespace xmx::val {
 
-void RunExtensionRules(ValidationContext& context) { ValidateDeclarations(context); }
+void RunExtensionRules(ValidationContext& context) {
+  ValidateDeclarations(context);
+  ValidateMatrixMad(context);
+  ValidateBlock2d(context);
+  ValidateSubgroups(context);
+  ValidateSplitMad(context);
+}
 
 }  // namespace xmx::val

@@ -18,6 +18,18 @@ void CheckWhatTheBridgeHides(const ir::Module& module, const bridge::LiftRecord&
 // Capabilities and extension strings that extended instructions and enumerants need (decl.*).
 void ValidateDeclarations(ValidationContext& context);
 
+// OpSubgroupMatrixMultiplyAccumulateINTEL (mma.*): SPEC-NOTES B.3, B.5, B.8; DECISIONS 1, 10.
+void ValidateMatrixMad(ValidationContext& context);
+
+// The five OpSubgroup2DBlock*INTEL (block2d.*): SPEC-NOTES A.3, A.4; DECISIONS 4-6, 12.
+void ValidateBlock2d(ValidationContext& context);
+
+// Intel subgroup shuffles, block IO, 8/16/64-bit typings, 8-bit OpGroup* (subgroups.*): C.2-C.4.
+void ValidateSubgroups(ValidationContext& context);
+
+// Imported split matrix multiply-accumulate builtins (split-mad.*): SPEC-NOTES D.
+void ValidateSplitMad(ValidationContext& context);
+
 // Every family, in a fixed order.
 void RunExtensionRules(ValidationContext& context);
 

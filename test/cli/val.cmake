@@ -6,3 +6,10 @@ if(XMX_SPIRV_VAL AND XMX_SPIRV_DIS)
                    --spirv-dis ${XMX_SPIRV_DIS} ${XMX_CORPUS_DIR}/spv)
   set_tests_properties(val.core_parity PROPERTIES TIMEOUT 600)
 endif()
+
+add_test(NAME val.cli
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_val_cli.py
+                 --xmx-val $<TARGET_FILE:xmx-val> --corpus ${XMX_CORPUS_DIR}/spv
+                 --example ${CMAKE_SOURCE_DIR}/examples/gemm_bf16.spv)
+add_test(NAME val.example
+         COMMAND ${CMAKE_SOURCE_DIR}/examples/run_example.sh ${CMAKE_BINARY_DIR})

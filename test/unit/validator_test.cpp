@@ -117,6 +117,36 @@ TEST(Validator, UndefinedIdAsMatrixOperandIsFoundThroughTheBridge) {
   }
 }
 
+TEST(Validator, TypeMismatchElsewhereInAnExtendedModuleIsFound) {
+  std::string text = MatrixKernel(kMmaCap, kMmaExt);
+  // An integer add whose operands are floats, next to the matrix instruction.
+  text.replace(text.find("OpReturn"), 8, "%bad = OpIAdd %uint %k16 %c\nOpReturn");
+  const ValidationResult r = Validate(Assemble(text), {});
+  EXPECT_FALSE(r.valid);
+  bool found = false;
+  for (const Diagnostic& d : r.diagnostics) {
+    found |= d.rule == "core" && d.instruction_text.find("OpIAdd") != std::string::npos;
+  }
+  EXPECT_TRUE(found) << Dump(r);
+}
+
+TEST(Validator, NonDominatingMatrixOperandIsFound) {
+  std::string text = MatrixKernel(kMmaCap, kMmaExt, "None", "%late");
+  // %late is defined in a block that the matrix instruction's block does not follow.
+  text.replace(text.find("OpReturn"), 8,
+               "OpBranch %exit\n%other = OpLabel\n%late = OpCopyObject %v8ushort %a\n"
+               "OpBranch %exit\n%exit = OpLabel\nOpReturn");
+  const ValidationResult r = Validate(Assemble(text), {});
+  EXPECT_FALSE(r.valid);
+  bool found = false;
+  for (const Diagnostic& d : r.diagnostics) {
+    found |=
+        d.rule == "core" &&
+        d.instruction_text.find("OpSubgroupMatrixMultiplyAccumulateINTEL") != std::string::npos;
+  }
+  EXPECT_TRUE(found) << Dump(r);
+}
+
 TEST(Validator, LinkageAddedByTheBridgeDoesNotExcuseAMissingEntryPoint) {
   std::string text = MatrixKernel(kMmaCap, kMmaExt);
   text.replace(text.find("OpEntryPoint"),

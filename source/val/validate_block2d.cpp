@@ -1,0 +1,370 @@
+// The five OpSubgroup2DBlock*INTEL instructions (rules block2d.*): the SPIR-V rules of
+// SPEC-NOTES A.3 on every device, the OpenCL environment's operand widths (A.4), the run-time
+// restrictions of A.3 where the operands are constants (breaking them is undefined behaviour on
+// every execution), then the device's shape table and subgroup sizes (A.4, A.7).
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "val/block2d_operands.hpp"
+#include "val/rules.hpp"
+#include "xmx/device.hpp"
+
+namespace xmx::val {
+namespace {
+
+using device::Block2dOp;
+using device::Confidence;
+using device::Range;
+
+std::string Join(const std::vector<uint32_t>& values) {
+  std::string out;
+  for (uint32_t v : values) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(v);
+  }
+  return out;
+}
+
+bool IsInt(const ir::Type* type) { return type != nullptr && type->kind == ir::TypeKind::kInt; }
+
+// The operand values the table and the restrictions need; nullopt when not a usable constant.
+struct Dimensions {
+  std::optional<uint32_t> element_size, width, height, count;
+  bool static_error = false;  // a static rule on them already failed: the table would repeat it
+};
+
+class Block2dChecker {
+ public:
+  explicit Block2dChecker(ValidationContext& context)
+      : context_(context),
+        values_(context.module(), context.types()),
+        device_(context.device()),
+        limits_(context.device().block2d_limits) {}
+
+  void Check(const ir::Function& function, const ir::Instruction& inst) {
+    const std::optional<Block2dLayout> layout = GetBlock2dLayout(inst.opcode());
+    // A short instruction is a structural error reported elsewhere; nothing here can be trusted.
+    if (!layout || inst.num_operands() < layout->operand_count) return;
+    inst_ = &inst;
+    name_ = std::string(device::Block2dInstructionName(layout->op));
+
+    Dimensions dims = CheckDimensions(*layout);
+    CheckPointers(*layout, dims.element_size);
+    CheckMemoryOperands(*layout, dims.element_size);
+    CheckDevice(function, layout->op, dims);
+  }
+
+  // DECISIONS 11: one remark per function whose subgroup size nothing determines.
+  void RemarkUnknownSubgroupSize(const ir::Function& function, const ir::Instruction& inst) {
+    if (!remarked_.insert(function.id()).second) return;
+    context_.Remark(inst, "block2d.subgroup-size.unknown",
+                    "no entry point reaches function " + context_.IdName(function.id()) +
+                        " and no --subgroup-size was given: the subgroup sizes of its 2D block "
+                        "instructions are not checked");
+  }
+
+ private:
+  uint32_t Id(size_t index) const { return inst_->word(index); }
+  std::string Operand(const char* role, uint32_t id) const {
+    return std::string(role) + " " + context_.IdName(id) + " of " + name_;
+  }
+
+  // A.3 rule 1: constant instructions of scalar 32-bit integer type. For Element Size the
+  // requirement is DECISIONS 6 (a reading of an ambiguous sentence): a warning.
+  std::optional<uint32_t> Dimension(size_t index, const char* role, bool by_convention) {
+    const uint32_t id = Id(index);
+    const ir::Constant* constant = context_.types().GetConstant(id);
+    const ir::Type* type =
+        constant ? context_.types().GetType(constant->type_id) : values_.TypeOf(id);
+    if (type == nullptr) return std::nullopt;  // undefined id: the core rules report it
+    if (constant != nullptr && IsInt(type) && type->width == 32) {
+      // Spec constants are constant instructions too, but their value may change: no value.
+      return constant->is_spec ? std::nullopt : context_.types().GetConstantUInt32(id);
+    }
+    std::string message = Operand(role, id) + " must be a constant instruction of scalar " +
+                          "32-bit integer type; found " + (constant ? "a constant" : "a value") +
+                          " of type " + values_.Describe(type);
+    if (by_convention) {
+      context_.Warning(*inst_, "block2d.constant",
+                       message +
+                           " (DECISIONS 6: the spec text is ambiguous about Element Size; "
+                           "IGC requires a constant)");
+    } else {
+      context_.Error(*inst_, "block2d.constant", message);
+    }
+    return std::nullopt;
+  }
+
+  Dimensions CheckDimensions(const Block2dLayout& layout) {
+    Dimensions dims;
+    dims.element_size = Dimension(layout.element_size, "Element Size", true);
+    dims.width = Dimension(layout.block_width, "Block Width", false);
+    dims.height = Dimension(layout.block_height, "Block Height", false);
+    dims.count = Dimension(layout.block_count, "Block Count", false);
+    if (!dims.element_size) return dims;
+    const uint32_t e = *dims.element_size;
+    std::vector<uint32_t> allowed = limits_.element_sizes;
+    if (allowed.empty()) allowed = {1, 2, 4, 8};
+    if (std::find(allowed.begin(), allowed.end(), e) == allowed.end()) {
+      context_.Error(*inst_, "block2d.element-size",
+                     "Element Size " + std::to_string(e) + " is not allowed by " + name_ +
+                         "; allowed: " + Join(allowed));
+      dims.static_error = true;
+      dims.element_size.reset();  // nothing sized by it can be checked
+      return dims;
+    }
+    const uint32_t multiple = limits_.block_width_multiple.Get(e);
+    if (dims.width && multiple > 1 && *dims.width % multiple != 0) {
+      context_.Error(*inst_, "block2d.block-width.multiple",
+                     "Block Width " + std::to_string(*dims.width) + " of " + name_ +
+                         " must be a multiple of " + std::to_string(multiple) +
+                         " for Element Size " + std::to_string(e));
+      dims.static_error = true;
+    }
+    return dims;
+  }
+
+  // A.3 rules 2-4 and DECISIONS 12.
+  void CheckPointers(const Block2dLayout& layout, std::optional<uint32_t> element_size) {
+    const char* global_role =
+        layout.op == Block2dOp::kStore ? "Dst Base Pointer" : "Src Base Pointer";
+    CheckPointer(Id(layout.global_pointer), global_role, spv::StorageClass::CrossWorkgroup,
+                 element_size, false);
+    if (layout.private_pointer != Block2dLayout::kAbsent) {
+      const char* role = layout.op == Block2dOp::kStore ? "Src Pointer" : "Dst Pointer";
+      CheckPointer(Id(layout.private_pointer), role, spv::StorageClass::Function, element_size,
+                   layout.op == Block2dOp::kLoadTransform);
+    }
+  }
+
+  void CheckPointer(uint32_t id, const char* role, spv::StorageClass want,
+                    std::optional<uint32_t> element_size, bool transform_destination) {
+    const ir::Type* type = values_.TypeOf(id);
+    if (type == nullptr) return;
+    const std::string where =
+        want == spv::StorageClass::CrossWorkgroup ? "CrossWorkgroup" : "Function";
+    const std::optional<PointerInfo> pointer = values_.AsPointer(type);
+    if (!pointer || pointer->storage_class != want) {
+      context_.Error(*inst_, "block2d.pointer.storage-class",
+                     Operand(role, id) + " must be a pointer into " + where + " storage; found " +
+                         values_.Describe(type));
+      if (!pointer) return;
+    }
+    const ir::Type* pointee = pointer->pointee;
+    // Untyped pointers carry no element type; an 8-bit pointee is how producers spell void*.
+    if (pointee == nullptr || (IsInt(pointee) && pointee->width == 8)) return;
+    const uint32_t want_bits = transform_destination ? 32 : element_size.value_or(0) * 8;
+    if (want_bits == 0) return;  // Element Size unknown
+    const char* rule = transform_destination ? "block2d.transform.pointee" : "block2d.pointee";
+    const std::string why = transform_destination ? std::string("a LoadTransform destination")
+                                                  : "Element Size " + std::to_string(*element_size);
+    if (IsInt(pointee) && pointee->width == want_bits) return;
+    // DECISIONS 12 accepts a vector of the scalar with a warning. LLVM's backend also passes
+    // arrays of such vectors (`int8 b[2]`) and, for 4-byte elements, float vectors (`float8`):
+    // the same bytes, so they are accepted on the same terms rather than rejecting real kernels.
+    const ir::Type* scalar = pointee;
+    while (scalar &&
+           (scalar->kind == ir::TypeKind::kVector || scalar->kind == ir::TypeKind::kArray)) {
+      scalar = context_.types().GetType(scalar->element);
+    }
+    const bool same_bits =
+        scalar && scalar->width == want_bits &&
+        (IsInt(scalar) || (!transform_destination && scalar->kind == ir::TypeKind::kFloat));
+    if (same_bits) {
+      context_.Warning(*inst_, rule,
+                       Operand(role, id) + " points to " + values_.Describe(pointee) + "; for " +
+                           why + " the pointee should be the scalar i" + std::to_string(want_bits) +
+                           " (DECISIONS 12 accepts composites of " + std::to_string(want_bits) +
+                           "-bit elements)");
+      return;
+    }
+    context_.Error(*inst_, rule,
+                   Operand(role, id) + " points to " + values_.Describe(pointee) + "; for " + why +
+                       " the pointee must be i" + std::to_string(want_bits) +
+                       " (or i8, read as untyped)");
+  }
+
+  // A.3 rules 5-6, A.4's 32-bit widths, and the restrictions on constant values.
+  void CheckMemoryOperands(const Block2dLayout& layout, std::optional<uint32_t> element_size) {
+    const bool width_ok = CheckIntegerScalar(Id(layout.memory_width), "Memory Width");
+    const bool height_ok = CheckIntegerScalar(Id(layout.memory_height), "Memory Height");
+    const bool pitch_ok = CheckIntegerScalar(Id(layout.memory_pitch), "Memory Pitch");
+    const bool coordinate_ok = CheckCoordinateType(Id(layout.coordinate));
+    const ir::TypeTable& types = context_.types();
+
+    std::optional<uint64_t> width;
+    if (width_ok && (width = types.GetConstantUInt(Id(layout.memory_width)))) {
+      const Range& range = limits_.memory_width;
+      if (range.max != 0 && (*width < range.min || *width > range.max)) {
+        context_.Error(*inst_, "block2d.memory-width",
+                       "Memory Width " + std::to_string(*width) + " of " + name_ + " must be in [" +
+                           std::to_string(range.min) + ", " + std::to_string(range.max) +
+                           "] bytes");
+      }
+      if (element_size) {
+        const uint32_t multiple = limits_.memory_width_multiple.Get(*element_size, *element_size);
+        if (multiple > 1 && *width % multiple != 0) {
+          context_.Error(*inst_, "block2d.memory-width",
+                         "Memory Width " + std::to_string(*width) + " of " + name_ +
+                             " must be a multiple of " + std::to_string(multiple) +
+                             " bytes for Element Size " + std::to_string(*element_size));
+        }
+      }
+    }
+    if (height_ok) {
+      if (std::optional<uint64_t> height = types.GetConstantUInt(Id(layout.memory_height))) {
+        const Range& range = limits_.memory_height;
+        if (range.max != 0 && (*height < range.min || *height > range.max)) {
+          context_.Error(*inst_, "block2d.memory-height",
+                         "Memory Height " + std::to_string(*height) + " of " + name_ +
+                             " must be in [" + std::to_string(range.min) + ", " +
+                             std::to_string(range.max) + "] rows");
+        }
+      }
+    }
+    if (pitch_ok) {
+      if (std::optional<uint64_t> pitch = types.GetConstantUInt(Id(layout.memory_pitch))) {
+        if (width && *pitch < *width) {
+          context_.Error(*inst_, "block2d.memory-pitch",
+                         "Memory Pitch " + std::to_string(*pitch) + " of " + name_ +
+                             " must be at least Memory Width " + std::to_string(*width));
+        }
+        const uint32_t multiple = limits_.pitch_multiple;
+        if (multiple > 1 && *pitch % multiple != 0) {
+          context_.Error(*inst_, "block2d.memory-pitch",
+                         "Memory Pitch " + std::to_string(*pitch) + " of " + name_ +
+                             " must be a multiple of " + std::to_string(multiple) + " bytes");
+        }
+      }
+    }
+    if (coordinate_ok && element_size) CheckCoordinateX(Id(layout.coordinate), *element_size);
+  }
+
+  void CheckOpenclWidth(uint32_t id, const char* role, const ir::Type* scalar,
+                        const std::string& found) {
+    if (limits_.operand_bits == 0 || scalar->width == limits_.operand_bits) return;
+    context_.Error(*inst_, "block2d.operand-type.opencl",
+                   Operand(role, id) + " must have " + std::to_string(limits_.operand_bits) +
+                       "-bit integer components on device " + device_.name + "; found " + found);
+  }
+
+  bool CheckIntegerScalar(uint32_t id, const char* role) {
+    const ir::Type* type = values_.TypeOf(id);
+    if (type == nullptr) return false;
+    if (!IsInt(type)) {
+      context_.Error(
+          *inst_, "block2d.operand-type",
+          Operand(role, id) + " must be an integer scalar; found " + values_.Describe(type));
+      return false;
+    }
+    CheckOpenclWidth(id, role, type, values_.Describe(type));
+    return true;
+  }
+
+  bool CheckCoordinateType(uint32_t id) {
+    const ir::Type* type = values_.TypeOf(id);
+    if (type == nullptr) return false;
+    const ir::Type* component =
+        type->kind == ir::TypeKind::kVector ? context_.types().GetType(type->element) : nullptr;
+    if (type->count != 2 || !IsInt(component)) {
+      context_.Error(*inst_, "block2d.operand-type",
+                     Operand("Coordinate", id) + " must be a vector of 2 integers; found " +
+                         values_.Describe(type));
+      return false;
+    }
+    CheckOpenclWidth(id, "Coordinate", component, values_.Describe(type));
+    return true;
+  }
+
+  // A.3: Coordinate X (elements) is a multiple of 4 for 1-byte and of 2 for 2-byte elements.
+  void CheckCoordinateX(uint32_t id, uint32_t element_size) {
+    const ir::Constant* constant = context_.types().GetConstant(id);
+    if (constant == nullptr || constant->is_spec ||
+        constant->kind != ir::ConstantKind::kComposite || constant->words.empty()) {
+      return;
+    }
+    const std::optional<int64_t> x = context_.types().GetConstantInt(constant->words[0]);
+    const uint32_t multiple = limits_.coordinate_x_multiple.Get(element_size);
+    if (!x || multiple <= 1 || *x % multiple == 0) return;
+    context_.Error(*inst_, "block2d.coordinate",
+                   "Coordinate X " + std::to_string(*x) + " of " + name_ +
+                       " must be a multiple of " + std::to_string(multiple) + " for Element Size " +
+                       std::to_string(element_size));
+  }
+
+  // The device table (A.4) and the subgroup sizes the instructions may run at.
+  void CheckDevice(const ir::Function& function, Block2dOp op, const Dimensions& dims) {
+    if (device_.block2d.kind == device::TableKind::kNone) {
+      context_.Error(
+          *inst_, "block2d.unsupported",
+          name_ + " is not supported on device " + device_.name + ": it has no 2D block IO");
+      return;  // nothing else about the device applies
+    }
+    if (!dims.static_error && dims.element_size && dims.width && dims.height && dims.count) {
+      const device::Block2dMatch match = device::MatchBlock2d(
+          device_, op, *dims.element_size, *dims.width, *dims.height, *dims.count);
+      switch (match.status) {
+        case device::MatchStatus::kNotSupported:
+          context_.Error(*inst_, "block2d.unsupported", match.Message(device_));
+          return;
+        case device::MatchStatus::kMismatch:
+          context_.Error(*inst_, "block2d.shape.table", match.Message(device_));
+          break;
+        case device::MatchStatus::kMatched:
+          if (match.row && match.row->provenance.confidence == Confidence::kConvention) {
+            context_.Warning(*inst_, "block2d.shape.table",
+                             "the shape of " + name_ + " is accepted on device " + device_.name +
+                                 " only by convention: " + match.row->provenance.note);
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    const std::vector<uint32_t>& sizes = context_.SubgroupSizes(function.id());
+    if (sizes.empty()) {
+      if (!context_.ReachedByEntryPoint(function.id())) RemarkUnknownSubgroupSize(function, *inst_);
+      return;
+    }
+    for (uint32_t size : sizes) {
+      std::vector<uint32_t> supported;
+      const device::SubgroupSizeRow* row =
+          device::MatchBlock2dSubgroupSize(device_, size, &supported);
+      if (row == nullptr) {
+        context_.Error(*inst_, "block2d.subgroup-size",
+                       name_ + " cannot run at subgroup size " + std::to_string(size) +
+                           " on device " + device_.name + "; supported: " + Join(supported));
+      } else if (row->provenance.confidence == Confidence::kConvention) {
+        context_.Warning(*inst_, "block2d.subgroup-size",
+                         name_ + " at subgroup size " + std::to_string(size) +
+                             " is accepted on device " + device_.name +
+                             " only by convention: " + row->provenance.note);
+      }
+    }
+  }
+
+  ValidationContext& context_;
+  Block2dValues values_;
+  const device::DeviceProfile& device_;
+  const device::Block2dLimits& limits_;
+  const ir::Instruction* inst_ = nullptr;
+  std::string name_;
+  std::set<uint32_t> remarked_;
+};
+
+}  // namespace
+
+void ValidateBlock2d(ValidationContext& context) {
+  bool any = false;
+  context.ForEachBodyInstruction([&](const ir::Function&, const ir::Instruction& inst) {
+    any = any || GetBlock2dLayout(inst.opcode()).has_value();
+  });
+  if (!any) return;  // the value table below walks the whole module
+  Block2dChecker checker(context);
+  context.ForEachBodyInstruction([&](const ir::Function& function, const ir::Instruction& inst) {
+    checker.Check(function, inst);
+  });
+}
+
+}  // namespace xmx::val
