@@ -41,7 +41,7 @@ std::vector<uint32_t> SynthesizeKernels(size_t target_bytes, bool extended) {
                  t_ushort = b.Id(), t_ptr = b.Id(), t_fn = b.Id(), c_1 = b.Id(), c_2 = b.Id(),
                  c_8 = b.Id(), c_16 = b.Id(), c_64 = b.Id(), t_v8ushort = b.Id(), t_v8uint = b.Id(),
                  t_v8float = b.Id(), t_v2uint = b.Id(), t_pv8us = b.Id(), c_coord = b.Id(),
-                 c_bnull = b.Id(), c_cnull = b.Id();
+                 c_bnull = b.Id(), c_cnull = b.Id(), t_pus = b.Id();
   b.Inst(Op::OpTypeVoid, {t_void});
   b.Inst(Op::OpTypeInt, {t_uint, 32, 0});
   b.Inst(Op::OpTypeInt, {t_ulong, 64, 0});
@@ -57,6 +57,7 @@ std::vector<uint32_t> SynthesizeKernels(size_t target_bytes, bool extended) {
   b.Inst(Op::OpTypeVector, {t_v8float, t_float, 8});
   b.Inst(Op::OpTypeVector, {t_v2uint, t_uint, 2});
   b.Inst(Op::OpTypePointer, {t_pv8us, 7, t_v8ushort});  // Function
+  b.Inst(Op::OpTypePointer, {t_pus, 5, t_ushort});      // CrossWorkgroup
   b.Inst(Op::OpConstantNull, {t_v2uint, c_coord});
   b.Inst(Op::OpConstantNull, {t_v8uint, c_bnull});
   b.Inst(Op::OpConstantNull, {t_v8float, c_cnull});
@@ -68,6 +69,8 @@ std::vector<uint32_t> SynthesizeKernels(size_t target_bytes, bool extended) {
     b.Inst(Op::OpFunctionParameter, {t_uint, n});
     b.Inst(Op::OpLabel, {entry});
     b.Inst(Op::OpVariable, {t_pv8us, var, 7});
+    const uint32_t src = b.Id();  // the 2D loads read 2-byte elements
+    b.Inst(Op::OpBitcast, {t_pus, src, in});
     uint32_t acc = c_cnull;
     for (int i = 0; i < 20; ++i) {
       const uint32_t idx = b.Id(), wide = b.Id(), p = b.Id(), v = b.Id(), m = b.Id();
@@ -80,7 +83,7 @@ std::vector<uint32_t> SynthesizeKernels(size_t target_bytes, bool extended) {
       if (extended) {
         const uint32_t a = b.Id(), r = b.Id();
         b.Inst(Op::OpSubgroup2DBlockLoadINTEL,
-               {c_2, c_16, c_8, c_1, in, c_64, c_8, c_64, c_coord, var});
+               {c_2, c_16, c_8, c_1, src, c_64, c_8, c_64, c_coord, var});
         b.Inst(Op::OpLoad, {t_v8ushort, a, var});
         b.Inst(Op::OpSubgroupMatrixMultiplyAccumulateINTEL,
                {t_v8float, r, c_16, a, c_bnull, acc, 0x3000});
