@@ -59,6 +59,10 @@ struct LiftedModule {
   bool changed = false;  // false when the module had nothing extended (Lift was the identity)
 };
 
+// Whether Lift would change anything: an extended instruction, capability, extension string,
+// execution mode or decoration. A cheap test that spares the copy Lift makes.
+bool HasExtendedContent(const ir::Module& module);
+
 // Lifts a copy of `module`. Fails (with a diagnostic naming the instruction) only for an
 // extended instruction that cannot be expressed as a call, e.g. one with a string operand or an
 // extended type declaration.

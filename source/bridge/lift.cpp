@@ -272,6 +272,32 @@ uint32_t Lifter::Declaration(const LiftedSignature& sig, uint32_t return_type,
 
 }  // namespace
 
+bool HasExtendedContent(const ir::Module& module) {
+  bool found = false;
+  auto any = [&found](const ir::InstructionList& list, auto&& pred) {
+    for (const ir::Instruction& inst : list) {
+      if (found) return;
+      found = pred(inst);
+    }
+  };
+  any(module.capabilities(), UsesExtendedEnumerant);
+  any(module.extensions(), [](const ir::Instruction& inst) {
+    const grammar::ExtensionName* ext = grammar::FindExtension(inst.StringOperand(0));
+    return ext && ext->origin == grammar::Origin::kExtended;
+  });
+  any(module.execution_modes(), UsesExtendedEnumerant);
+  any(module.annotations(), UsesExtendedEnumerant);
+  any(module.globals(),
+      [](const ir::Instruction& inst) { return IsExtendedOpcode(inst.opcode()); });
+  for (const ir::Function& function : module.functions()) {
+    for (const ir::BasicBlock& block : function.blocks) {
+      any(block.instructions,
+          [](const ir::Instruction& inst) { return IsExtendedOpcode(inst.opcode()); });
+    }
+  }
+  return found;
+}
+
 std::optional<LiftedModule> Lift(const ir::Module& module, Diagnostic* error) {
   LiftedModule lifted{module, {}, false};
   lifted.record.original_bound = module.header().bound;

@@ -109,14 +109,14 @@ ValidationResult Validate(std::span<const uint32_t> words, const ValidatorOption
     return result;
   }
 
-  std::optional<bridge::LiftedModule> lifted = bridge::Lift(*module, &error);
-  if (!lifted) {
+  if (!bridge::HasExtendedContent(*module)) {
+    // Nothing to lift: SPIRV-Tools sees exactly the user's module.
+    RunCoreValidation(std::vector<uint32_t>(words.begin(), words.end()), options, nullptr, &diags);
+  } else if (std::optional<bridge::LiftedModule> lifted = bridge::Lift(*module, &error); !lifted) {
     error.rule = "bridge.lift";
     error.severity = Severity::kWarning;
     error.message += "; core validation by SPIRV-Tools was skipped";
     diags.push_back(std::move(error));
-  } else if (!lifted->changed) {
-    RunCoreValidation(std::vector<uint32_t>(words.begin(), words.end()), options, nullptr, &diags);
   } else {
     CheckWhatTheBridgeHides(*module, lifted->record, &diags);
     const std::vector<std::optional<size_t>> original = bridge::OriginalIndices(lifted->module);

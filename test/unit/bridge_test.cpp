@@ -54,6 +54,7 @@ TEST(Bridge, LiftThenLowerIsTheIdentityOnTheCorpus) {
     auto lifted = Lift(*module, &err);
     ASSERT_TRUE(lifted) << path << ": " << err.Format();
     EXPECT_EQ(lifted->changed, HasExtendedOpcode(*module)) << path;
+    EXPECT_EQ(HasExtendedContent(*module), lifted->changed) << path;
     if (lifted->changed) {
       ++lifted_count;
       EXPECT_FALSE(HasExtendedOpcode(lifted->module)) << path;
