@@ -309,13 +309,6 @@ TEST(ValMatrixMad, OneReportPerProblem) {
 
 // --- The LLVM-made row modules ----------------------------------------------------------------
 
-// Expectations of manifest.json that the rules deliberately do not meet (see the report):
-// B.2 gives MatrixCBFloat16INTEL / MatrixResultBFloat16INTEL bf16 data, which a float C/Result
-// cannot hold, so mma.operands.consistent rejects it on every device incl. spec.
-const std::set<std::pair<std::string, std::string>> kKnownDisagreements = {
-    {"mma_bad_ops_bf16res_on_float.spv", "spec"},
-};
-
 std::vector<uint32_t> ReadWords(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -344,7 +337,6 @@ TEST(ValMatrixMad, RowModulesOfTheManifest) {
       const bool want_valid = std::string(list) == "valid_on";
       for (const nlohmann::json& entry : module.at(list)) {
         const std::string device = entry.get<std::string>();
-        if (kKnownDisagreements.count({file, device})) continue;
         ValidatorOptions options;
         options.device = device::FindBuiltinProfile(device);
         ASSERT_NE(options.device, nullptr) << device;
