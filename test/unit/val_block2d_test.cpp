@@ -11,20 +11,17 @@
 #include <vector>
 
 #include "text/assembler.hpp"
+#include "val_test_support.hpp"
 #include "xmx/device.hpp"
 #include "xmx/validator.hpp"
 
 namespace xmx::val {
 namespace {
 
-std::vector<uint32_t> Assemble(const std::string& text) {
-  std::vector<uint32_t> words;
-  Diagnostic err;
-  text::AssembleOptions options;
-  options.version = 0x00010400;
-  EXPECT_TRUE(text::Assemble(text, options, &words, &err)) << err.Format() << "\n" << text;
-  return words;
-}
+using testing::Assemble;
+using testing::CountRule;
+using testing::Dump;
+using testing::HasRule;
 
 // A kernel taking (uchar global*, uint width, uint height, uint pitch, uint2 coord) with private
 // variables %dst8/%dst16/%dst32/%dst64/%dstv (ushort2)/%dstvi (uint2); `body` goes after them.
@@ -121,24 +118,11 @@ ValidationResult ValidateOn(const std::string& text, const char* device = "openc
   return Validate(Assemble(text), options);
 }
 
-int Count(const ValidationResult& r, const std::string& rule, Severity severity) {
-  int n = 0;
-  for (const Diagnostic& d : r.diagnostics) n += d.rule == rule && d.severity == severity;
-  return n;
-}
-bool Has(const ValidationResult& r, const std::string& rule, Severity severity) {
-  return Count(r, rule, severity) > 0;
-}
 bool HasBlock2d(const ValidationResult& r) {
   for (const Diagnostic& d : r.diagnostics) {
     if (d.rule.rfind("block2d.", 0) == 0) return true;
   }
   return false;
-}
-std::string Dump(const ValidationResult& r) {
-  std::string s;
-  for (const Diagnostic& d : r.diagnostics) s += d.rule + ": " + d.Format() + "\n";
-  return s;
 }
 std::string MessageOf(const ValidationResult& r, const std::string& rule) {
   for (const Diagnostic& d : r.diagnostics) {
@@ -160,22 +144,22 @@ TEST(ValBlock2d, TableRowIsCleanOnEveryTableDevice) {
 
 TEST(ValBlock2d, NonConstantBlockDimensionIsAnError) {
   const ValidationResult r = ValidateOn(Kernel(Load("%uint_2 %uint_16 %mh %uint_1")), "spec");
-  EXPECT_TRUE(Has(r, "block2d.constant", kError)) << Dump(r);
+  EXPECT_TRUE(HasRule(r, "block2d.constant", kError)) << Dump(r);
   const ValidationResult wide =
       ValidateOn(Kernel(Load("%uint_2 %ulong_16 %uint_8 %uint_1")), "spec");
-  EXPECT_TRUE(Has(wide, "block2d.constant", kError)) << Dump(wide);
+  EXPECT_TRUE(HasRule(wide, "block2d.constant", kError)) << Dump(wide);
 }
 
 TEST(ValBlock2d, NonConstantElementSizeIsAWarning) {  // DECISIONS 6
   const ValidationResult r = ValidateOn(Kernel(Load("%mh %uint_16 %uint_8 %uint_1")), "opencl");
-  EXPECT_TRUE(Has(r, "block2d.constant", kWarning)) << Dump(r);
-  EXPECT_FALSE(Has(r, "block2d.constant", kError)) << Dump(r);
+  EXPECT_TRUE(HasRule(r, "block2d.constant", kWarning)) << Dump(r);
+  EXPECT_FALSE(HasRule(r, "block2d.constant", kError)) << Dump(r);
   EXPECT_TRUE(r.valid) << Dump(r);
 }
 
 TEST(ValBlock2d, ElementSizeOutsideTheSpecSet) {
   const ValidationResult r = ValidateOn(Kernel(Load("%uint_3 %uint_16 %uint_8 %uint_1")), "spec");
-  EXPECT_TRUE(Has(r, "block2d.element-size", kError)) << Dump(r);
+  EXPECT_TRUE(HasRule(r, "block2d.element-size", kError)) << Dump(r);
   EXPECT_NE(MessageOf(r, "block2d.element-size").find("Element Size 3"), std::string::npos);
   const ValidationResult e8 = ValidateOn(
       Kernel(Load("%uint_8 %uint_8 %uint_8 %uint_1", "%base %mw %mh %mp %xy %dst64")), "spec");
@@ -185,7 +169,7 @@ TEST(ValBlock2d, ElementSizeOutsideTheSpecSet) {
 TEST(ValBlock2d, BlockWidthMultiple) {
   const ValidationResult r = ValidateOn(
       Kernel(Load("%uint_1 %uint_30 %uint_8 %uint_1", "%base %mw %mh %mp %xy %dst8")), "spec");
-  EXPECT_TRUE(Has(r, "block2d.block-width.multiple", kError)) << Dump(r);
+  EXPECT_TRUE(HasRule(r, "block2d.block-width.multiple", kError)) << Dump(r);
   const ValidationResult ok = ValidateOn(
       Kernel(Load("%uint_1 %uint_32 %uint_8 %uint_1", "%base %mw %mh %mp %xy %dst8")), "spec");
   EXPECT_FALSE(HasBlock2d(ok)) << Dump(ok);
@@ -194,12 +178,13 @@ TEST(ValBlock2d, BlockWidthMultiple) {
 TEST(ValBlock2d, PointerStorageClasses) {
   const ValidationResult global_private = ValidateOn(
       Kernel(Load("%uint_2 %uint_16 %uint_8 %uint_1", "%dst8 %mw %mh %mp %xy %dst16")), "spec");
-  EXPECT_TRUE(Has(global_private, "block2d.pointer.storage-class", kError)) << Dump(global_private);
+  EXPECT_TRUE(HasRule(global_private, "block2d.pointer.storage-class", kError))
+      << Dump(global_private);
   const ValidationResult private_global = ValidateOn(
       Kernel("OpSubgroup2DBlockStoreINTEL %uint_2 %uint_16 %uint_8 %uint_1 %base %base %mw %mh "
              "%mp %xy"),
       "spec");
-  EXPECT_EQ(Count(private_global, "block2d.pointer.storage-class", kError), 1)
+  EXPECT_EQ(CountRule(private_global, "block2d.pointer.storage-class", kError), 1)
       << Dump(private_global);
   const ValidationResult store = ValidateOn(
       Kernel("OpSubgroup2DBlockStoreINTEL %uint_2 %uint_16 %uint_8 %uint_1 %dst16 %base %mw %mh "
@@ -216,40 +201,40 @@ TEST(ValBlock2d, LoadTransformDestinationPointee) {
         dst);
   };
   const ValidationResult bad = ValidateOn(transform("%dst16"), "spec");
-  EXPECT_TRUE(Has(bad, "block2d.transform.pointee", kError)) << Dump(bad);
+  EXPECT_TRUE(HasRule(bad, "block2d.transform.pointee", kError)) << Dump(bad);
   const ValidationResult ok = ValidateOn(transform("%dst32"), "pvc");
   EXPECT_FALSE(HasBlock2d(ok)) << Dump(ok);
   const ValidationResult untyped = ValidateOn(transform("%dst8"), "pvc");  // DECISIONS 12
   EXPECT_FALSE(HasBlock2d(untyped)) << Dump(untyped);
   const ValidationResult vector = ValidateOn(transform("%dstvi"), "pvc");
-  EXPECT_TRUE(Has(vector, "block2d.transform.pointee", kWarning)) << Dump(vector);
+  EXPECT_TRUE(HasRule(vector, "block2d.transform.pointee", kWarning)) << Dump(vector);
   EXPECT_TRUE(vector.valid) << Dump(vector);
 }
 
 TEST(ValBlock2d, PointeeMustMatchElementSize) {  // DECISIONS 12
   const ValidationResult wrong =
       ValidateOn(Kernel(Load("%uint_2 %uint_16 %uint_8 %uint_1", "%base %mw %mh %mp %xy %dst32")));
-  EXPECT_TRUE(Has(wrong, "block2d.pointee", kError)) << Dump(wrong);
+  EXPECT_TRUE(HasRule(wrong, "block2d.pointee", kError)) << Dump(wrong);
   const ValidationResult untyped =
       ValidateOn(Kernel(Load("%uint_2 %uint_16 %uint_8 %uint_1", "%base %mw %mh %mp %xy %dst8")));
   EXPECT_FALSE(HasBlock2d(untyped)) << Dump(untyped);
   const ValidationResult vector =
       ValidateOn(Kernel(Load("%uint_2 %uint_16 %uint_8 %uint_1", "%base %mw %mh %mp %xy %dstv")));
-  EXPECT_TRUE(Has(vector, "block2d.pointee", kWarning)) << Dump(vector);
-  EXPECT_FALSE(Has(vector, "block2d.pointee", kError)) << Dump(vector);
+  EXPECT_TRUE(HasRule(vector, "block2d.pointee", kWarning)) << Dump(vector);
+  EXPECT_FALSE(HasRule(vector, "block2d.pointee", kError)) << Dump(vector);
   const ValidationResult global = ValidateOn(
       Kernel(Load("%uint_4 %uint_16 %uint_8 %uint_1", "%null_g16 %mw %mh %mp %xy %dst32")));
-  EXPECT_TRUE(Has(global, "block2d.pointee", kError)) << Dump(global);
+  EXPECT_TRUE(HasRule(global, "block2d.pointee", kError)) << Dump(global);
 }
 
 TEST(ValBlock2d, MemoryOperandTypes) {
   const ValidationResult f = ValidateOn(
       Kernel(Load("%uint_2 %uint_16 %uint_8 %uint_1", "%base %float_1 %mh %mp %xy %dst16")),
       "spec");
-  EXPECT_TRUE(Has(f, "block2d.operand-type", kError)) << Dump(f);
+  EXPECT_TRUE(HasRule(f, "block2d.operand-type", kError)) << Dump(f);
   const ValidationResult scalar_xy = ValidateOn(
       Kernel(Load("%uint_2 %uint_16 %uint_8 %uint_1", "%base %mw %mh %mp %mw %dst16")), "spec");
-  EXPECT_TRUE(Has(scalar_xy, "block2d.operand-type", kError)) << Dump(scalar_xy);
+  EXPECT_TRUE(HasRule(scalar_xy, "block2d.operand-type", kError)) << Dump(scalar_xy);
 }
 
 TEST(ValBlock2d, OpenclRequires32BitMemoryOperands) {
@@ -258,7 +243,7 @@ TEST(ValBlock2d, OpenclRequires32BitMemoryOperands) {
   const ValidationResult spec = ValidateOn(text, "spec");
   EXPECT_FALSE(HasBlock2d(spec)) << Dump(spec);
   const ValidationResult opencl = ValidateOn(text, "opencl");
-  EXPECT_EQ(Count(opencl, "block2d.operand-type.opencl", kError), 2) << Dump(opencl);
+  EXPECT_EQ(CountRule(opencl, "block2d.operand-type.opencl", kError), 2) << Dump(opencl);
 }
 
 TEST(ValBlock2d, ConstantMemoryWidthHeightPitch) {
@@ -271,27 +256,27 @@ TEST(ValBlock2d, ConstantMemoryWidthHeightPitch) {
       ValidateOn(load("%uint_2", "%uint_128", "%uint_1", "%uint_128", "%dst16"));
   EXPECT_FALSE(HasBlock2d(ok)) << Dump(ok);
   const ValidationResult narrow = ValidateOn(load("%uint_2", "%uint_32", "%mh", "%mp", "%dst16"));
-  EXPECT_TRUE(Has(narrow, "block2d.memory-width", kError)) << Dump(narrow);
+  EXPECT_TRUE(HasRule(narrow, "block2d.memory-width", kError)) << Dump(narrow);
   const ValidationResult odd =
       ValidateOn(load("%uint_1", "%uint_100", "%mh", "%uint_128", "%dst8"), "spec");
-  EXPECT_FALSE(Has(odd, "block2d.memory-width", kError)) << Dump(odd);  // 100 % 4 == 0
+  EXPECT_FALSE(HasRule(odd, "block2d.memory-width", kError)) << Dump(odd);  // 100 % 4 == 0
   const ValidationResult odd8 =
       ValidateOn(load("%uint_8", "%uint_100", "%mh", "%mp", "%dst64"), "spec");
-  EXPECT_TRUE(Has(odd8, "block2d.memory-width", kError)) << Dump(odd8);  // not a multiple of 8
+  EXPECT_TRUE(HasRule(odd8, "block2d.memory-width", kError)) << Dump(odd8);  // not a multiple of 8
   const ValidationResult zero_rows = ValidateOn(load("%uint_2", "%mw", "%uint_0", "%mp", "%dst16"));
-  EXPECT_TRUE(Has(zero_rows, "block2d.memory-height", kError)) << Dump(zero_rows);
+  EXPECT_TRUE(HasRule(zero_rows, "block2d.memory-height", kError)) << Dump(zero_rows);
   const ValidationResult short_pitch =
       ValidateOn(load("%uint_2", "%uint_128", "%mh", "%uint_64", "%dst16"));
-  EXPECT_TRUE(Has(short_pitch, "block2d.memory-pitch", kError)) << Dump(short_pitch);
+  EXPECT_TRUE(HasRule(short_pitch, "block2d.memory-pitch", kError)) << Dump(short_pitch);
   const ValidationResult odd_pitch =
       ValidateOn(load("%uint_2", "%mw", "%mh", "%uint_136", "%dst16"));
-  EXPECT_TRUE(Has(odd_pitch, "block2d.memory-pitch", kError)) << Dump(odd_pitch);
+  EXPECT_TRUE(HasRule(odd_pitch, "block2d.memory-pitch", kError)) << Dump(odd_pitch);
 }
 
 TEST(ValBlock2d, ConstantCoordinateX) {
   const ValidationResult bad = ValidateOn(
       Kernel(Load("%uint_2 %uint_16 %uint_8 %uint_1", "%base %mw %mh %mp %xy_3_0 %dst16")), "spec");
-  EXPECT_TRUE(Has(bad, "block2d.coordinate", kError)) << Dump(bad);
+  EXPECT_TRUE(HasRule(bad, "block2d.coordinate", kError)) << Dump(bad);
   const ValidationResult ok = ValidateOn(
       Kernel(Load("%uint_2 %uint_16 %uint_8 %uint_1", "%base %mw %mh %mp %xy_4_0 %dst16")), "spec");
   EXPECT_FALSE(HasBlock2d(ok)) << Dump(ok);
@@ -304,31 +289,31 @@ TEST(ValBlock2d, ShapeOutsideTheDeviceTable) {
             "Block Width 24 is not supported for Element Size 2 by OpSubgroup2DBlockLoadINTEL "
             "on device pvc; supported: 16")
       << Dump(pvc);
-  EXPECT_TRUE(Has(pvc, "block2d.shape.table", kError));
+  EXPECT_TRUE(HasRule(pvc, "block2d.shape.table", kError));
   const ValidationResult spec = ValidateOn(text, "spec");
   EXPECT_FALSE(HasBlock2d(spec)) << Dump(spec);
 }
 
 TEST(ValBlock2d, DeviceWithout2dBlockIo) {
   const ValidationResult dg2 = ValidateOn(Kernel(Load()), "dg2");
-  EXPECT_TRUE(Has(dg2, "block2d.unsupported", kError)) << Dump(dg2);
+  EXPECT_TRUE(HasRule(dg2, "block2d.unsupported", kError)) << Dump(dg2);
   EXPECT_NE(MessageOf(dg2, "block2d.unsupported").find("dg2"), std::string::npos);
   const ValidationResult opencl = ValidateOn(Kernel(Load()), "opencl");
-  EXPECT_FALSE(Has(opencl, "block2d.unsupported", kError)) << Dump(opencl);
+  EXPECT_FALSE(HasRule(opencl, "block2d.unsupported", kError)) << Dump(opencl);
 }
 
 TEST(ValBlock2d, SubgroupSize) {
   const ValidationResult sg8 = ValidateOn(Kernel(Load(), "8"), "opencl");
-  EXPECT_TRUE(Has(sg8, "block2d.subgroup-size", kError)) << Dump(sg8);
+  EXPECT_TRUE(HasRule(sg8, "block2d.subgroup-size", kError)) << Dump(sg8);
   const ValidationResult sg32 = ValidateOn(Kernel(Load(), "32"), "opencl");  // G.6: convention row
-  EXPECT_TRUE(Has(sg32, "block2d.subgroup-size", kWarning)) << Dump(sg32);
-  EXPECT_FALSE(Has(sg32, "block2d.subgroup-size", kError)) << Dump(sg32);
+  EXPECT_TRUE(HasRule(sg32, "block2d.subgroup-size", kWarning)) << Dump(sg32);
+  EXPECT_FALSE(HasRule(sg32, "block2d.subgroup-size", kError)) << Dump(sg32);
   const ValidationResult spec = ValidateOn(Kernel(Load(), "8"), "spec");
   EXPECT_FALSE(HasBlock2d(spec)) << Dump(spec);
   // Without a SubgroupSize mode the kernel may run at every size of the device.
   const ValidationResult any = ValidateOn(Kernel(Load(), ""), "opencl");
-  EXPECT_EQ(Count(any, "block2d.subgroup-size", kError), 1) << Dump(any);
-  EXPECT_EQ(Count(any, "block2d.subgroup-size", kWarning), 1) << Dump(any);
+  EXPECT_EQ(CountRule(any, "block2d.subgroup-size", kError), 1) << Dump(any);
+  EXPECT_EQ(CountRule(any, "block2d.subgroup-size", kWarning), 1) << Dump(any);
 }
 
 TEST(ValBlock2d, UnreachedFunctionGetsOneRemark) {  // DECISIONS 11
@@ -347,11 +332,11 @@ OpFunctionEnd
 )";
   const std::string text = "OpCapability Linkage\n" + Kernel(Load(), "16", copy);
   const ValidationResult r = ValidateOn(text, "opencl");
-  EXPECT_EQ(Count(r, "block2d.subgroup-size.unknown", Severity::kRemark), 1) << Dump(r);
+  EXPECT_EQ(CountRule(r, "block2d.subgroup-size.unknown", Severity::kRemark), 1) << Dump(r);
   EXPECT_TRUE(r.valid) << Dump(r);
   const ValidationResult given = ValidateOn(text, "opencl", 8);
-  EXPECT_EQ(Count(given, "block2d.subgroup-size.unknown", Severity::kRemark), 0) << Dump(given);
-  EXPECT_EQ(Count(given, "block2d.subgroup-size", kError), 2) << Dump(given);
+  EXPECT_EQ(CountRule(given, "block2d.subgroup-size.unknown", Severity::kRemark), 0) << Dump(given);
+  EXPECT_EQ(CountRule(given, "block2d.subgroup-size", kError), 2) << Dump(given);
 }
 
 TEST(ValBlock2d, MalformedOperandsDoNotCrash) {
@@ -359,37 +344,6 @@ TEST(ValBlock2d, MalformedOperandsDoNotCrash) {
       Kernel(Load("%uint_2 %undefined_w %uint_8 %uint_1", "%void %mw %uint %mp %float_1 %k")),
       "pvc");
   EXPECT_FALSE(r.valid);
-}
-
-// The LLVM-made modules of test/val/rows: each must validate on `valid_on` and fail on
-// `invalid_on`.
-TEST(ValBlock2d, RowModulesOfTheManifest) {
-  const std::string dir = std::string(XMX_TEST_DIR) + "/val/rows/";
-  std::ifstream manifest_file(dir + "manifest.json");
-  ASSERT_TRUE(manifest_file) << dir;
-  const nlohmann::json manifest = nlohmann::json::parse(manifest_file);
-  int checked = 0;
-  for (const nlohmann::json& entry : manifest.at("modules")) {
-    if (entry.at("kind") != "block2d") continue;
-    const std::string file = entry.at("file");
-    std::ifstream in(dir + file, std::ios::binary);
-    ASSERT_TRUE(in) << file;
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<uint32_t> words(bytes.size() / 4);
-    std::memcpy(words.data(), bytes.data(), words.size() * 4);
-    for (const auto& [list, want_valid] : {std::pair{"valid_on", true}, {"invalid_on", false}}) {
-      for (const nlohmann::json& item : entry.at(list)) {
-        const std::string name = item.get<std::string>();
-        ValidatorOptions options;
-        options.device = device::FindBuiltinProfile(name);
-        ASSERT_NE(options.device, nullptr) << name;
-        const ValidationResult r = Validate(words, options);
-        EXPECT_EQ(r.valid, want_valid) << file << " on " << name << "\n" << Dump(r);
-        ++checked;
-      }
-    }
-  }
-  EXPECT_GT(checked, 1000);
 }
 
 }  // namespace

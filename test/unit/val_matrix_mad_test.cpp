@@ -12,35 +12,18 @@
 #include <vector>
 
 #include "text/assembler.hpp"
+#include "val_test_support.hpp"
 #include "xmx/device.hpp"
 #include "xmx/validator.hpp"
 
 namespace xmx::val {
 namespace {
 
-std::vector<uint32_t> Assemble(const std::string& text) {
-  std::vector<uint32_t> words;
-  Diagnostic err;
-  text::AssembleOptions options;
-  options.version = 0x00010400;
-  EXPECT_TRUE(text::Assemble(text, options, &words, &err)) << err.Format() << "\n" << text;
-  return words;
-}
+using testing::Assemble;
+using testing::CountRule;
+using testing::Dump;
+using testing::HasRule;
 
-std::string Dump(const ValidationResult& r) {
-  std::string s;
-  for (const Diagnostic& d : r.diagnostics) s += d.rule + ": " + d.Format() + "\n";
-  return s;
-}
-
-int CountRule(const ValidationResult& r, const std::string& rule, Severity severity) {
-  int n = 0;
-  for (const Diagnostic& d : r.diagnostics) n += d.rule == rule && d.severity == severity;
-  return n;
-}
-bool HasRule(const ValidationResult& r, const std::string& rule, Severity severity) {
-  return CountRule(r, rule, severity) > 0;
-}
 // Any mma.* diagnostic of that severity.
 bool HasMmaDiagnostic(const ValidationResult& r, Severity severity) {
   for (const Diagnostic& d : r.diagnostics) {
@@ -308,46 +291,6 @@ TEST(ValMatrixMad, OneReportPerProblem) {
 }
 
 // --- The LLVM-made row modules ----------------------------------------------------------------
-
-std::vector<uint32_t> ReadWords(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<uint32_t> words(bytes.size() / 4);
-  for (size_t i = 0; i < words.size(); ++i) {
-    words[i] = static_cast<uint8_t>(bytes[4 * i]) |
-               static_cast<uint32_t>(static_cast<uint8_t>(bytes[4 * i + 1])) << 8 |
-               static_cast<uint32_t>(static_cast<uint8_t>(bytes[4 * i + 2])) << 16 |
-               static_cast<uint32_t>(static_cast<uint8_t>(bytes[4 * i + 3])) << 24;
-  }
-  return words;
-}
-
-TEST(ValMatrixMad, RowModulesOfTheManifest) {
-  const std::string dir = std::string(XMX_TEST_DIR) + "/val/rows/";
-  std::ifstream in(dir + "manifest.json");
-  ASSERT_TRUE(in) << dir;
-  const nlohmann::json manifest = nlohmann::json::parse(in);
-  int checked = 0;
-  for (const nlohmann::json& module : manifest.at("modules")) {
-    if (module.at("kind") != "mma") continue;
-    const std::string file = module.at("file");
-    const std::vector<uint32_t> words = ReadWords(dir + file);
-    ASSERT_FALSE(words.empty()) << file;
-    for (const char* list : {"valid_on", "invalid_on"}) {
-      const bool want_valid = std::string(list) == "valid_on";
-      for (const nlohmann::json& entry : module.at(list)) {
-        const std::string device = entry.get<std::string>();
-        ValidatorOptions options;
-        options.device = device::FindBuiltinProfile(device);
-        ASSERT_NE(options.device, nullptr) << device;
-        const ValidationResult r = Validate(words, options);
-        EXPECT_EQ(r.valid, want_valid) << file << " on " << device << "\n" << Dump(r);
-        ++checked;
-      }
-    }
-  }
-  EXPECT_GT(checked, 1000);
-}
 
 }  // namespace
 }  // namespace xmx::val

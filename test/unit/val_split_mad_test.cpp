@@ -6,32 +6,17 @@
 #include <vector>
 
 #include "text/assembler.hpp"
+#include "val_test_support.hpp"
 #include "xmx/device.hpp"
 #include "xmx/validator.hpp"
 
 namespace xmx::val {
 namespace {
 
-std::vector<uint32_t> Assemble(const std::string& text) {
-  std::vector<uint32_t> words;
-  Diagnostic err;
-  text::AssembleOptions options;
-  options.version = 0x00010400;
-  EXPECT_TRUE(text::Assemble(text, options, &words, &err)) << err.Format() << "\n" << text;
-  return words;
-}
-
-std::string Dump(const ValidationResult& r) {
-  std::string s;
-  for (const Diagnostic& d : r.diagnostics) s += d.rule + ": " + d.Format() + "\n";
-  return s;
-}
-
-size_t Count(const ValidationResult& r, const std::string& rule, Severity severity) {
-  size_t n = 0;
-  for (const Diagnostic& d : r.diagnostics) n += d.rule == rule && d.severity == severity;
-  return n;
-}
+using testing::Assemble;
+using testing::CountRule;
+using testing::Dump;
+using testing::HasRule;
 
 bool HasFamilyError(const ValidationResult& r) {
   for (const Diagnostic& d : r.diagnostics) {
@@ -118,7 +103,7 @@ TEST(ValSplitMad, MatchingDeclarationIsValidWithAConventionWarning) {
   const ValidationResult r = RunOn({});
   EXPECT_TRUE(r.valid) << Dump(r);
   // The pairing of subgroups is DECISIONS 9, a convention.
-  EXPECT_EQ(Count(r, "split-mad.signature", Severity::kWarning), 1u) << Dump(r);
+  EXPECT_EQ(CountRule(r, "split-mad.signature", Severity::kWarning), 1u) << Dump(r);
   const ValidationResult dg2 = RunOn({}, "dg2");
   EXPECT_TRUE(dg2.valid) << Dump(dg2);
 }
@@ -128,7 +113,7 @@ TEST(ValSplitMad, EveryTableFunctionIsRecognised) {
   bf16.linkage = "_Z46intel_sub_group_bf16_bf16_split_matrix_mad_k16iDv8_iDv2_f";
   bf16.result = bf16.acc = "%v2float";
   EXPECT_FALSE(HasFamilyError(RunOn(bf16)));
-  EXPECT_EQ(Count(RunOn(bf16), "split-mad.signature", Severity::kWarning), 1u);
+  EXPECT_EQ(CountRule(RunOn(bf16), "split-mad.signature", Severity::kWarning), 1u);
   Spec u8;
   u8.linkage = "_Z42intel_sub_group_u8_i8_split_matrix_mad_k32Dv2_jDv8_iDv4_i";
   u8.a = "%v2uint";
@@ -141,47 +126,47 @@ TEST(ValSplitMad, SignatureMismatch) {
   Spec s;
   s.result = s.acc = "%v4uint";  // M = 4 needs a with 2 components
   const ValidationResult r = RunOn(s);
-  EXPECT_EQ(Count(r, "split-mad.signature", Severity::kError), 1u) << Dump(r);
+  EXPECT_EQ(CountRule(r, "split-mad.signature", Severity::kError), 1u) << Dump(r);
   Spec f;
   f.result = f.acc = "%v2float";  // i8 family accumulates in int
-  EXPECT_EQ(Count(RunOn(f), "split-mad.signature", Severity::kError), 1u);
+  EXPECT_EQ(CountRule(RunOn(f), "split-mad.signature", Severity::kError), 1u);
   // The profile "spec" still checks the signature.
-  EXPECT_EQ(Count(RunOn(s, "spec"), "split-mad.signature", Severity::kError), 1u);
+  EXPECT_EQ(CountRule(RunOn(s, "spec"), "split-mad.signature", Severity::kError), 1u);
 }
 
 TEST(ValSplitMad, UnsupportedDevice) {
   const ValidationResult r = RunOn({}, "pvc");
-  ASSERT_EQ(Count(r, "split-mad.unsupported", Severity::kError), 1u) << Dump(r);
+  ASSERT_EQ(CountRule(r, "split-mad.unsupported", Severity::kError), 1u) << Dump(r);
   for (const Diagnostic& d : r.diagnostics) {
     if (d.rule == "split-mad.unsupported") EXPECT_NE(d.message.find("pvc"), std::string::npos);
   }
-  EXPECT_EQ(Count(RunOn({}, "opencl"), "split-mad.unsupported", Severity::kError), 0u);
+  EXPECT_EQ(CountRule(RunOn({}, "opencl"), "split-mad.unsupported", Severity::kError), 0u);
 }
 
 TEST(ValSplitMad, SubgroupSizeMustBe8) {
   Spec s;
   s.subgroup_size = "OpExecutionMode %k SubgroupSize 16\n";
   const ValidationResult r = RunOn(s);
-  EXPECT_EQ(Count(r, "split-mad.subgroup-size", Severity::kError), 1u) << Dump(r);
+  EXPECT_EQ(CountRule(r, "split-mad.subgroup-size", Severity::kError), 1u) << Dump(r);
   // Without a SubgroupSize mode every size of the device can reach the call: 16 and 32 fail.
   Spec none;
   none.subgroup_size = "";
-  EXPECT_EQ(Count(RunOn(none), "split-mad.subgroup-size", Severity::kError), 2u);
-  EXPECT_EQ(Count(RunOn(none, "opencl", 8), "split-mad.subgroup-size", Severity::kError), 0u);
+  EXPECT_EQ(CountRule(RunOn(none), "split-mad.subgroup-size", Severity::kError), 2u);
+  EXPECT_EQ(CountRule(RunOn(none, "opencl", 8), "split-mad.subgroup-size", Severity::kError), 0u);
   // The profile "spec" has no subgroup size in its rows.
-  EXPECT_EQ(Count(RunOn(s, "spec"), "split-mad.subgroup-size", Severity::kError), 0u);
+  EXPECT_EQ(CountRule(RunOn(s, "spec"), "split-mad.subgroup-size", Severity::kError), 0u);
 }
 
 TEST(ValSplitMad, UnreachedCallerGetsOneRemark) {
   Spec s;
   s.unreached_caller = true;
   const ValidationResult r = RunOn(s);
-  EXPECT_EQ(Count(r, "split-mad.subgroup-size.unknown", Severity::kRemark), 1u) << Dump(r);
+  EXPECT_EQ(CountRule(r, "split-mad.subgroup-size.unknown", Severity::kRemark), 1u) << Dump(r);
   EXPECT_FALSE(HasFamilyError(r)) << Dump(r);
   // With --subgroup-size the unreached caller is checked at that size.
   const ValidationResult sized = RunOn(s, "opencl", 16);
-  EXPECT_EQ(Count(sized, "split-mad.subgroup-size.unknown", Severity::kRemark), 0u);
-  EXPECT_EQ(Count(sized, "split-mad.subgroup-size", Severity::kError), 1u) << Dump(sized);
+  EXPECT_EQ(CountRule(sized, "split-mad.subgroup-size.unknown", Severity::kRemark), 0u);
+  EXPECT_EQ(CountRule(sized, "split-mad.subgroup-size", Severity::kError), 1u) << Dump(sized);
 }
 
 TEST(ValSplitMad, OtherImportsAndExportsAreIgnored) {
@@ -190,7 +175,7 @@ TEST(ValSplitMad, OtherImportsAndExportsAreIgnored) {
   other.result = other.acc = "%v4uint";
   const ValidationResult r = RunOn(other, "pvc");
   EXPECT_FALSE(HasFamilyError(r)) << Dump(r);
-  EXPECT_EQ(Count(r, "split-mad.signature", Severity::kWarning), 0u);
+  EXPECT_EQ(CountRule(r, "split-mad.signature", Severity::kWarning), 0u);
 }
 
 }  // namespace

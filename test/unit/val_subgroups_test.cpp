@@ -9,33 +9,17 @@
 #include <vector>
 
 #include "text/assembler.hpp"
+#include "val_test_support.hpp"
 #include "xmx/device.hpp"
 #include "xmx/validator.hpp"
 
 namespace xmx::val {
 namespace {
 
-std::vector<uint32_t> Assemble(const std::string& text) {
-  std::vector<uint32_t> words;
-  Diagnostic err;
-  text::AssembleOptions options;
-  options.version = 0x00010400;
-  EXPECT_TRUE(text::Assemble(text, options, &words, &err)) << err.Format() << "\n" << text;
-  return words;
-}
-
-std::string Dump(const ValidationResult& r) {
-  std::string s;
-  for (const Diagnostic& d : r.diagnostics) s += d.rule + ": " + d.Format() + "\n";
-  return s;
-}
-
-bool HasRule(const ValidationResult& r, const std::string& rule, Severity severity) {
-  for (const Diagnostic& d : r.diagnostics) {
-    if (d.rule == rule && d.severity == severity) return true;
-  }
-  return false;
-}
+using testing::Assemble;
+using testing::CountRule;
+using testing::Dump;
+using testing::HasRule;
 
 // Any diagnostic of our family (subgroups.*) at `severity`.
 bool HasFamily(const ValidationResult& r, Severity severity) {

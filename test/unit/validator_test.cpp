@@ -8,31 +8,15 @@
 #include <vector>
 
 #include "text/assembler.hpp"
+#include "val_test_support.hpp"
 
 namespace xmx::val {
 namespace {
 
-std::vector<uint32_t> Assemble(const std::string& text) {
-  std::vector<uint32_t> words;
-  Diagnostic err;
-  text::AssembleOptions options;
-  options.version = 0x00010400;
-  EXPECT_TRUE(text::Assemble(text, options, &words, &err)) << err.Format();
-  return words;
-}
-
-bool HasRule(const ValidationResult& r, const std::string& rule, Severity severity) {
-  for (const Diagnostic& d : r.diagnostics) {
-    if (d.rule == rule && d.severity == severity) return true;
-  }
-  return false;
-}
-
-std::string Dump(const ValidationResult& r) {
-  std::string s;
-  for (const Diagnostic& d : r.diagnostics) s += d.rule + ": " + d.Format() + "\n";
-  return s;
-}
+using testing::Assemble;
+using testing::CountRule;
+using testing::Dump;
+using testing::HasRule;
 
 // A kernel with one matrix multiply-accumulate; `caps` and `exts` are spliced in.
 std::string MatrixKernel(const std::string& caps, const std::string& exts,
