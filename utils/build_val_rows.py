@@ -20,11 +20,15 @@ Kinds of modules:
     paired form (DECISIONS 10) for representative types;
   * "block2d": one OpSubgroup2DBlock*INTEL per module - every row (width, height, count) of
     the A.4 table at subgroup size 16;
-  * deliberately invalid-for-some-profile variants of both kinds ("variant" in the manifest).
+  * "subgroups": one OpSubgroupShuffle*INTEL / OpSubgroupBlockRead/WriteINTEL / 8- and 16-bit
+    OpGroup* instruction per module - every row of the C.3/C.4 tables (SG16);
+  * "split-mad": one call of a split matrix MAD built-in (SPEC-NOTES D, an imported function)
+    per module, at SG8 and M = 2, 4, 8;
+  * deliberately invalid-for-some-profile variants of all kinds ("variant" in the manifest).
 
 Expectations (valid_on / invalid_on over the profiles spec, opencl, dg2, arl-h, pvc, bmg,
 lnl, ptl, xe3p) are derived here from SPEC-NOTES A.3/A.4/B.3/B.5/B.8, DECISIONS and
-DEVICES.md (see expect_mma / expect_block2d); a profile whose answer rests on a convention
+DEVICES.md (see expect_mma / expect_block2d / expect_subgroups / expect_split); a profile whose answer rests on a convention
 or an UNCONFIRMED point is in neither list and the note says why. "in_tables" lists the
 profiles whose tables contain the row, independent of module-level questions.
 
@@ -612,6 +616,351 @@ def plan_block2d():
 
 
 # ---------------------------------------------------------------------------------------
+# Intel subgroup typing rows (SPEC-NOTES C.3 / C.4; grammar/devices/opencl.json subgroup_ops,
+# inherited unchanged by dg2/arl-h/pvc/bmg/lnl/ptl/xe3p, all with subgroup_type_features
+# char/short/long; spec has "no_table": only the SPIR-V rules of C.2 apply).
+
+SG_OPCODES = {"shuffle": 5571, "shuffle_down": 5572, "shuffle_up": 5573, "shuffle_xor": 5574,
+              "block_read": 5575, "block_write": 5576, "broadcast": 263, "iadd": 264,
+              "umin": 267, "smin": 268, "umax": 270, "smax": 271}
+SG_ELEM = {"char": "i8", "uchar": "i8", "short": "i16", "ushort": "i16", "int": "i32",
+           "uint": "i32", "long": "i64", "ulong": "i64", "half": "f16", "float": "f32",
+           "double": "f64"}
+GROUP_OPS = {"Reduce": 0, "InclusiveScan": 1, "ExclusiveScan": 2}
+SUBGROUP_PROFILES = PROFILES[1:]        # all inherit the opencl subgroup_ops table
+
+
+def sg_type(spec):
+    return (SG_ELEM[spec["cl"]], spec["n"])
+
+
+def sg_cl(spec):
+    return spec["cl"] + ("" if spec["n"] == 1 else str(spec["n"]))
+
+
+def subgroup_table_row(spec):
+    """(row found, convention note or None, feature) per the opencl subgroup_ops table."""
+    op, (elem, n) = spec["op"], sg_type(spec)
+    bits, kind = int(elem[1:]), ("float" if elem[0] == "f" else "int")
+    if op.startswith("shuffle"):
+        if kind == "int" and bits == 32 or kind == "float" and bits == 32:
+            return n in (1, 2, 3, 4, 8, 16), None, None
+        if kind == "int" and bits == 64:
+            return n == 1, None, None
+        if kind == "float" and bits in (16, 64):
+            return n == 1, None, None            # needs Float16 / Float64 (llc declares it)
+        if kind == "int" and bits in (8, 16):
+            return n in (1, 2, 3, 4, 8, 16), None, "char" if bits == 8 else "short"
+        return False, None, None
+    if op.startswith("block"):
+        if kind != "int":
+            return False, None, None
+        if bits == 16 and n == 16:
+            return True, ("G.7: 16-vectors of 16-bit block IO come from cl_intel_subgroups_short "
+                          "1.1.0 (OpenCL C level); the SPIR-V environment text lists 2, 4, 8: "
+                          "a convention row (accepted with a warning)"), "short"
+        sizes = (1, 2, 4, 8, 16) if bits == 8 else (1, 2, 4, 8)
+        return n in sizes, None, {8: "char", 16: "short", 64: "long"}.get(bits)
+    # OpGroup* rows (C.4): 8- and 16-bit scalars, Execution Subgroup.
+    if kind != "int" or n != 1 or bits not in (8, 16):
+        return False, None, None
+    if bits == 8 and spec.get("group_op") == "ExclusiveScan":
+        return True, ("G.12 / DECISIONS 8: the 8-bit exclusive-scan identities are a reading; "
+                      "the row is a convention row (accepted with a warning)"), "char"
+    return True, None, "char" if bits == 8 else "short"
+
+
+def expect_subgroups(spec):
+    found, conv, feature = subgroup_table_row(spec)
+    valid, invalid = {"spec"}, set()
+    notes = []
+    label = "%s on %s" % (spec["op"], type_str(sg_type(spec)))
+    if spec.get("group_op"):
+        label += " (%s)" % spec["group_op"]
+    if found:
+        notes.append("row of the C.3/C.4 table: " + label +
+                     (" (feature %s, in every profile's subgroup_type_features)" % feature
+                      if feature else ""))
+    else:
+        notes.append("in no C.3/C.4 row: " + label + "; C.2 allows any scalar/vector type "
+                     "(spec: no table)")
+    in_tables = ["spec"] + (SUBGROUP_PROFILES if found else [])
+    if found and conv:
+        notes.append("opencl/dg2/arl-h/pvc/bmg/lnl/ptl/xe3p in neither list: " + conv)
+    elif found:
+        valid |= set(SUBGROUP_PROFILES)
+    else:
+        invalid |= set(SUBGROUP_PROFILES)
+    if spec.get("extra_note"):
+        notes.append(spec["extra_note"])
+    return ([p for p in PROFILES if p in valid], [p for p in PROFILES if p in invalid],
+            in_tables, "; ".join(notes))
+
+
+BLOCK_SUFFIX = {"i8": "_uc", "i16": "_us", "i32": "", "i64": "_ul", "f32": ""}
+
+
+def subgroups_source(name, spec):
+    op, t, n = spec["op"], sg_cl(spec), spec["n"]
+    base = spec["cl"]
+    lines = ["// val-rows: kind=subgroups (generated by utils/build_val_rows.py)",
+             "// %s" % spec["desc"]]
+    if SG_ELEM[base] == "f16":
+        lines.append("#pragma OPENCL EXTENSION cl_khr_fp16 : enable")
+    if SG_ELEM[base] == "f64":
+        lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
+    lines.append("#define OVL __attribute__((overloadable))")
+    body = []
+    params = "__global const %s *in, __global %s *out" % (t, t)
+    if op in ("shuffle", "shuffle_xor"):
+        fn = "intel_sub_group_" + op
+        lines.append("%s OVL %s(%s x, uint c);" % (t, fn, t))
+        params += ", uint c"
+        body.append("out[gid] = %s(in[gid], c);" % fn)
+    elif op in ("shuffle_down", "shuffle_up"):
+        fn = "intel_sub_group_" + op
+        lines.append("%s OVL %s(%s cur, %s next, uint c);" % (t, fn, t, t))
+        params += ", uint c"
+        body.append("out[gid] = %s(in[gid], in[gid + 1], c);" % fn)
+    elif op in ("block_read", "block_write"):
+        suffix = spec.get("suffix", BLOCK_SUFFIX[SG_ELEM[base]]) + ("" if n == 1 else str(n))
+        fn = "intel_sub_group_" + op + suffix
+        if op == "block_read":
+            lines.append("%s OVL %s(const __global %s *p);" % (t, fn, base))
+            params = "__global const %s *in, __global %s *out" % (base, t)
+            body.append("out[gid] = %s(in + get_group_id(0) * %d);" % (fn, 16 * n))
+        else:
+            lines.append("void OVL %s(__global %s *p, %s v);" % (fn, base, t))
+            params = "__global const %s *in, __global %s *out" % (t, base)
+            body.append("%s(out + get_group_id(0) * %d, in[gid]);" % (fn, 16 * n))
+    else:
+        fn = spec["fn"]
+        if op == "broadcast":
+            params += ", uint lane"
+            body.append("out[gid] = %s(in[gid], lane);" % fn)
+        else:
+            body.append("out[gid] = %s(in[gid]);" % fn)
+    lines.append("")
+    lines.append("__attribute__((intel_reqd_sub_group_size(%d)))" % spec["sg"])
+    lines.append("__kernel void %s(%s)" % (name, params))
+    lines.append("{")
+    lines.append("    size_t gid = get_global_id(0);")
+    lines += ["    " + b for b in body]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def plan_subgroups():
+    mods = []
+
+    def add(name, spec):
+        spec.setdefault("sg", 16)
+        mods.append((name, "subgroups", spec))
+
+    shuffle_types = [(b, n) for b in ("int", "uint", "float") for n in (1, 2, 3, 4, 8, 16)]
+    shuffle_types += [("long", 1), ("ulong", 1), ("half", 1), ("double", 1)]
+    shuffle_types += [(b, n) for b in ("short", "ushort", "char", "uchar")
+                      for n in (1, 2, 3, 4, 8, 16)]
+    for op in ("shuffle", "shuffle_down", "shuffle_up", "shuffle_xor"):
+        for b, n in shuffle_types:
+            spec = {"op": op, "cl": b, "n": n}
+            t = sg_cl(spec)
+            spec["desc"] = "C.3 row: intel_sub_group_%s on %s" % (op, t)
+            add("sg_%s_%s" % (op, t), spec)
+    block = [("uint", n) for n in (1, 2, 4, 8)] + [("ushort", n) for n in (1, 2, 4, 8)] + \
+        [("uchar", n) for n in (1, 2, 4, 8, 16)] + [("ulong", n) for n in (1, 2, 4, 8)]
+    for op in ("block_read", "block_write"):
+        for b, n in block:
+            spec = {"op": op, "cl": b, "n": n}
+            t = sg_cl(spec)
+            spec["desc"] = "C.3 row: intel_sub_group_%s%s%s on a global %s pointer" % (
+                op, BLOCK_SUFFIX[SG_ELEM[b]], "" if n == 1 else n, b)
+            add("sg_%s_%s" % (op, t), spec)
+    # 32-bit block IO by the _ui alias names (cl_intel_subgroups_char, C.4).
+    for op in ("block_read", "block_write"):
+        for n in (1, 2, 4, 8):
+            spec = {"op": op, "cl": "uint", "n": n, "suffix": "_ui"}
+            spec["desc"] = "C.3 row: intel_sub_group_%s_ui%s (C.4 alias)" % (op, "" if n == 1
+                                                                            else n)
+            add("sg_%s_ui_%s" % (op, sg_cl(spec)), spec)
+    # OpGroup* on 8- and 16-bit scalars (C.4). llc-22 leaves intel_sub_group_reduce_* /
+    # _scan_* / intel_sub_group_broadcast on char/uchar as imported functions; the
+    # cl_khr_subgroup_extended_types names sub_group_* emit OpGroup* on 8-bit types.
+    for b in ("char", "uchar", "short", "ushort"):
+        signed = b in ("char", "short")
+        for gop, pre in (("Reduce", "reduce"), ("InclusiveScan", "scan_inclusive"),
+                         ("ExclusiveScan", "scan_exclusive")):
+            for what, opn in (("add", "iadd"), ("min", "smin" if signed else "umin"),
+                              ("max", "smax" if signed else "umax")):
+                fn = "sub_group_%s_%s" % (pre, what)
+                spec = {"op": opn, "cl": b, "n": 1, "group_op": gop, "fn": fn,
+                        "desc": "C.4 row: %s on %s (OpGroup%s, %s)" % (fn, b, opn.upper()[0]
+                                                                   + opn[1:], gop)}
+                add("sg_group_%s_%s_%s" % (opn, pre, b), spec)
+        spec = {"op": "broadcast", "cl": b, "n": 1, "fn": "sub_group_broadcast",
+                "desc": "C.4 row: sub_group_broadcast on %s (OpGroupBroadcast)" % b,
+                "extra_note": "made with sub_group_broadcast: llc-22 leaves "
+                              "intel_sub_group_broadcast as an imported function"}
+        add("sg_group_broadcast_%s" % b, spec)
+    # Variants that are in no row (or in a convention row) of the opencl-derived tables.
+    var = [
+        ("shuffle_ulong2", "intel_sub_group_shuffle on ulong2 (64-bit vectors: no row)",
+         dict(op="shuffle", cl="ulong", n=2)),
+        ("shuffle_long4_xor", "intel_sub_group_shuffle_xor on long4 (64-bit vectors: no row)",
+         dict(op="shuffle_xor", cl="long", n=4)),
+        ("shuffle_half2", "intel_sub_group_shuffle on half2 (16-bit float only scalar)",
+         dict(op="shuffle", cl="half", n=2)),
+        ("shuffle_down_double2", "intel_sub_group_shuffle_down on double2 (64-bit float only "
+         "scalar)", dict(op="shuffle_down", cl="double", n=2)),
+        ("block_read_float", "intel_sub_group_block_read on a global float pointer (block IO is "
+         "integer only in C.3)", dict(op="block_read", cl="float", n=1)),
+        ("block_write_float4", "intel_sub_group_block_write4 of float4 to a global float "
+         "pointer", dict(op="block_write", cl="float", n=4)),
+        ("block_read_us16", "intel_sub_group_block_read_us16 (convention row, G.7)",
+         dict(op="block_read", cl="ushort", n=16)),
+        ("block_write_us16", "intel_sub_group_block_write_us16 (convention row, G.7)",
+         dict(op="block_write", cl="ushort", n=16)),
+        ("block_read_ul16", "intel_sub_group_block_read_ul16 (64-bit: 1, 2, 4, 8 only)",
+         dict(op="block_read", cl="ulong", n=16)),
+    ]
+    for vname, desc, spec in var:
+        spec["desc"] = "variant: " + desc
+        spec["variant"] = vname
+        add("sg_bad_" + vname, spec)
+    return mods
+
+
+def check_subgroups(mod, spec, errs):
+    opcode = SG_OPCODES[spec["op"]]
+    insts = mod.find(opcode)
+    if not insts:
+        errs.append("no opcode %d" % opcode)
+    want = type_str(sg_type(spec))
+    for ins in insts:
+        if spec["op"] == "block_write":
+            have = mod.value_type(ins[2])
+        else:
+            have = mod.type_name(ins[1])
+        if have != want:
+            errs.append("data type %s, expected %s" % (have, want))
+        if spec["op"] in ("block_read", "block_write"):
+            ptr = mod.value_type(ins[1] if spec["op"] == "block_write" else ins[3])
+            if not ptr.startswith("ptr CrossWorkgroup "):
+                errs.append("pointer %s, expected a CrossWorkgroup pointer" % ptr)
+        if opcode in range(263, 272):
+            if mod.consts.get(ins[3]) != 3:
+                errs.append("Execution scope %r, expected Subgroup (3)" % mod.consts.get(ins[3]))
+            if spec.get("group_op") and ins[4] != GROUP_OPS[spec["group_op"]]:
+                errs.append("GroupOperation %d, expected %s" % (ins[4], spec["group_op"]))
+    return len(insts)
+
+
+# ---------------------------------------------------------------------------------------
+# Split matrix MAD built-ins (SPEC-NOTES D): no SPIR-V form; llc-22 keeps each call as an
+# OpFunctionCall of an imported function (LinkageAttributes ... Import).
+
+SPLIT_FNS = [  # (family, K, a base type, b type, acc/result elem)
+    ("i8_i8", 32, "int", "int8", "int"), ("i8_u8", 32, "int", "uint8", "int"),
+    ("u8_i8", 32, "uint", "int8", "int"), ("u8_u8", 32, "uint", "uint8", "int"),
+    ("bf16_bf16", 16, "int", "int8", "float"), ("f16_f16", 16, "int", "int8", "float"),
+]
+SPLIT_TABLE_PROFILES = ["opencl", "dg2", "arl-h"]     # + spec (signature only, any size)
+SPLIT_NONE_PROFILES = XE_HPC_PLUS + ["xe3p"]
+
+
+def split_fn(fam, k):
+    return "intel_sub_group_%s_split_matrix_mad_k%d" % (fam, k)
+
+
+def split_types(spec):
+    m, h = spec["m"], spec["m"] // 2
+    at = spec["a_cl"] + ("" if h == 1 else str(h))
+    acc = spec["acc_cl"] + str(m)
+    return at, spec["b_cl"], acc
+
+
+def split_source(name, spec):
+    at, bt, acc = split_types(spec)
+    fn = split_fn(spec["fam"], spec["k"])
+    lines = ["// val-rows: kind=split-mad (generated by utils/build_val_rows.py)",
+             "// %s" % spec["desc"], "#define OVL __attribute__((overloadable))",
+             "%s OVL %s(%s a, %s b, %s acc);" % (acc, fn, at, bt, acc), "",
+             "__attribute__((intel_reqd_sub_group_size(%d)))" % spec["sg"],
+             "__kernel void %s(__global const %s *A, __global const %s *B, "
+             "__global %s *C)" % (name, at, bt, acc),
+             "{", "    size_t gid = get_global_id(0);",
+             "    C[gid] = %s(A[gid], B[gid], C[gid]);" % fn, "}"]
+    return "\n".join(lines) + "\n"
+
+
+def expect_split(spec):
+    notes = []
+    valid, invalid = {"spec"}, set()
+    in_tables = ["spec"]
+    notes.append("spec: signature table of D without a subgroup-size restriction")
+    if spec["sg"] == 8:
+        valid |= set(SPLIT_TABLE_PROFILES)
+        in_tables += SPLIT_TABLE_PROFILES
+        notes.insert(0, "row of D: %s, M %d, SG8" % (split_fn(spec["fam"], spec["k"]),
+                                                      spec["m"]))
+        notes.append("opencl/dg2/arl-h: the rows are convention rows (G.3 / DECISIONS 9, "
+                     "subgroup pairing): a warning, never an error, so valid")
+    else:
+        invalid |= set(SPLIT_TABLE_PROFILES)
+        notes.insert(0, "D requires subgroup size 8; compiled at subgroup size %d" % spec["sg"])
+    invalid |= set(SPLIT_NONE_PROFILES)
+    notes.append("pvc/bmg/lnl/ptl/xe3p: split_matrix_mad \"none\" (no fused EUs, no dpasw)")
+    return ([p for p in PROFILES if p in valid], [p for p in PROFILES if p in invalid],
+            in_tables, "; ".join(notes))
+
+
+def plan_split():
+    mods = []
+    for fam, k, a_cl, b_cl, acc_cl in SPLIT_FNS:
+        for m in (2, 4, 8):
+            spec = {"fam": fam, "k": k, "m": m, "sg": 8, "a_cl": a_cl, "b_cl": b_cl,
+                    "acc_cl": acc_cl}
+            at, bt, acc = split_types(spec)
+            spec["desc"] = "D row: %s %s(%s a, %s b, %s acc), M %d, SG8" % (
+                acc, split_fn(fam, k), at, bt, acc, m)
+            mods.append(("split_%s_k%d_m%d" % (fam, k, m), "split-mad", spec))
+    spec = {"fam": "i8_i8", "k": 32, "m": 8, "sg": 16, "a_cl": "int", "b_cl": "int8",
+            "acc_cl": "int", "variant": "sg16"}
+    at, bt, acc = split_types(spec)
+    spec["desc"] = "invalid variant: %s %s(%s, %s, %s) at subgroup size 16" % (
+        acc, split_fn("i8_i8", 32), at, bt, acc)
+    mods.append(("split_bad_i8_i8_k32_m8_sg16", "split-mad", spec))
+    return mods
+
+
+def check_split(mod, spec, errs):
+    fn = split_fn(spec["fam"], spec["k"])
+    imports = {}
+    for ins in mod.find(71):                     # OpDecorate ... LinkageAttributes (41)
+        if len(ins) > 3 and ins[2] == 41:
+            lname = mod.string(ins[3:])
+            nwords = (len(lname.encode()) + 4) // 4
+            imports[ins[1]] = (lname, ins[3 + nwords] if 3 + nwords < len(ins) else None)
+    targets = [i for i, (n, lt) in imports.items() if fn in n and lt == 1]
+    if len(targets) != 1:
+        errs.append("no single imported function named like %s (%r)" % (fn, imports))
+        return 0
+    calls = [ins for ins in mod.find(57) if ins[3] == targets[0]]
+    if not calls:
+        errs.append("no OpFunctionCall of %s" % fn)
+    at, bt, acc = split_types(spec)
+    want = {"result": "%s x %d" % (SG_ELEM[spec["acc_cl"]], spec["m"]),
+            "a": "i32" if spec["m"] == 2 else "i32 x %d" % (spec["m"] // 2), "b": "i32 x 8"}
+    for ins in calls:
+        got = {"result": mod.type_name(ins[1]), "a": mod.value_type(ins[4]),
+               "b": mod.value_type(ins[5])}
+        for key in want:
+            if got[key] != want[key]:
+                errs.append("%s type %s, expected %s" % (key, got[key], want[key]))
+    return len(calls)
+
+
+# ---------------------------------------------------------------------------------------
 # SPIR-V word reader.
 
 class Module:
@@ -634,7 +983,7 @@ class Module:
         self.capabilities = []
         # Opcodes of the instructions used here that have (Result Type, Result).
         typed = {1, 43, 44, 46, 50, 54, 55, 57, 59, 61, 65, 67, 70, 77, 79, 80, 81, 82, 124,
-                 6237}
+                 6237, 263, 264, 267, 268, 270, 271, 5571, 5572, 5573, 5574, 5575}
         for ins in self.insts:
             op = ins[0] & 0xFFFF
             if op == 17:
@@ -698,7 +1047,11 @@ def check_module(path, kind, name, spec):
         if sgs != [spec["sg"]]:
             errs.append("SubgroupSize execution mode %r, expected %d" % (sgs, spec["sg"]))
     facts = {"entry_point": name, "extensions": sorted(mod.extensions)}
-    if kind == "mma":
+    if kind == "subgroups":
+        facts["count"] = check_subgroups(mod, spec, errs)
+    elif kind == "split-mad":
+        facts["count"] = check_split(mod, spec, errs)
+    elif kind == "mma":
         insts = mod.find(6237)
         if not insts:
             errs.append("no OpSubgroupMatrixMultiplyAccumulateINTEL (6237)")
@@ -792,7 +1145,7 @@ def main():
     ap.add_argument("--list", action="store_true", help="list the planned modules and exit")
     args = ap.parse_args()
 
-    plan = plan_mma() + plan_block2d()
+    plan = plan_mma() + plan_block2d() + plan_subgroups() + plan_split()
     names = [n for n, _, _ in plan]
     assert len(names) == len(set(names)), "duplicate module names"
     if args.list:
@@ -811,7 +1164,8 @@ def main():
     manifest, outputs, failures = [], {}, []
     compiled = cached = 0
     for name, kind, spec in plan:
-        src = mma_source(name, spec) if kind == "mma" else block2d_source(name, spec)
+        src = {"mma": mma_source, "block2d": block2d_source, "subgroups": subgroups_source,
+               "split-mad": split_source}[kind](name, spec)
         key = hashlib.sha256((flags_key + "\n" + src).encode()).hexdigest()
         src_path = os.path.join(args.scratch, name + ".cl")
         spv_path = os.path.join(args.scratch, name + ".spv")
@@ -843,6 +1197,18 @@ def main():
             row = mma_row(spec["sg"], spec["m"], spec["k"], spec["ops"], spec["res"], spec["a"],
                           spec["b"], spec["c"], spec.get("paired", False))
             valid_on, invalid_on, in_tables, note = expect_mma(spec)
+        elif kind == "subgroups":
+            row = {"op": spec["op"], "type": type_str(sg_type(spec)),
+                   "opcode": SG_OPCODES[spec["op"]], "subgroup_size": spec["sg"]}
+            if spec.get("group_op"):
+                row["group_operation"] = spec["group_op"]
+            valid_on, invalid_on, in_tables, note = expect_subgroups(spec)
+        elif kind == "split-mad":
+            at, bt, acc = split_types(spec)
+            row = {"function": split_fn(spec["fam"], spec["k"]), "k": spec["k"],
+                   "m": spec["m"], "subgroup_size": spec["sg"], "a": at, "b": bt,
+                   "c": acc, "result": acc}
+            valid_on, invalid_on, in_tables, note = expect_split(spec)
         else:
             row = {"op": spec["op"], "element_size": spec["e"], "block_width": spec["w"],
                    "block_height": spec["h"], "block_count": spec["c"],
@@ -890,8 +1256,8 @@ def main():
     print("build_val_rows: summary")
     print("  modules: %d (compiled %d, from cache %d); files written/changed: %d; stale removed: %d"
           % (len(manifest), compiled, cached, written, len(stale)))
-    for kind in ("mma", "block2d"):
-        print("  %-8s table rows: %3d   invalid variants: %2d" % (
+    for kind in ("mma", "block2d", "subgroups", "split-mad"):
+        print("  %-9s table rows: %3d   invalid variants: %2d" % (
             kind, count(lambda m: m["kind"] == kind and not m["variant"]),
             count(lambda m: m["kind"] == kind and m["variant"])))
     print("  per profile (valid / invalid / neither):")

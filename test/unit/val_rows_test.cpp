@@ -1,6 +1,6 @@
-// The modules LLVM's SPIR-V backend made for every matrix and 2D block table row
-// (test/val/rows, utils/build_val_rows.py): each validates on the devices of its `valid_on` list
-// and fails on those of its `invalid_on` list.
+// The modules LLVM's SPIR-V backend made for every matrix, 2D block, Intel subgroup and split
+// matrix MAD table row (test/val/rows, utils/build_val_rows.py): each validates on the devices
+// of its `valid_on` list and fails on those of its `invalid_on` list.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -57,6 +57,13 @@ int CheckRows(const std::string& kind) {
 TEST(ValRows, MatrixMadRowsGiveTheManifestsVerdicts) { EXPECT_GT(CheckRows("mma"), 1000); }
 
 TEST(ValRows, Block2dRowsGiveTheManifestsVerdicts) { EXPECT_GT(CheckRows("block2d"), 1000); }
+
+// 275 modules x 9 devices, less the convention rows (16-bit 16-vector block IO, 8-bit
+// exclusive scans) that are asserted on `spec` only.
+TEST(ValRows, SubgroupRowsGiveTheManifestsVerdicts) { EXPECT_GT(CheckRows("subgroups"), 2300); }
+
+// 19 modules x 9 devices (split matrix MAD built-ins, imported functions).
+TEST(ValRows, SplitMadRowsGiveTheManifestsVerdicts) { EXPECT_GE(CheckRows("split-mad"), 171); }
 
 }  // namespace
 }  // namespace xmx::val
