@@ -143,6 +143,33 @@ TEST(Validator, LinkageAddedByTheBridgeDoesNotExcuseAMissingEntryPoint) {
   EXPECT_TRUE(HasRule(r, "bridge.entry-point", Severity::kError)) << Dump(r);
 }
 
+// A module-level extended instruction (a cooperative-matrix type) has no lifted form: the user is
+// told that core validation was skipped, and our rules still run.
+TEST(Validator, UnliftableModuleSkipsCoreValidationWithAWarning) {
+  const std::string text = R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability CooperativeMatrixKHR
+OpExtension "SPV_KHR_cooperative_matrix"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%uint_3 = OpConstant %uint 3
+%uint_8 = OpConstant %uint 8
+%uint_2 = OpConstant %uint 2
+%mat = OpTypeCooperativeMatrixKHR %float %uint_3 %uint_8 %uint_8 %uint_2
+%fn = OpTypeFunction %void
+%k = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  const ValidationResult r = Validate(Assemble(text), {});
+  EXPECT_TRUE(HasRule(r, "bridge.lift", Severity::kWarning)) << Dump(r);
+  EXPECT_FALSE(HasRule(r, "core", Severity::kError)) << Dump(r);
+}
+
 TEST(Validator, StructuralErrorIsReported) {
   std::vector<uint32_t> words = Assemble(MatrixKernel(kMmaCap, kMmaExt));
   words.resize(words.size() - 1);  // OpFunctionEnd cut off
