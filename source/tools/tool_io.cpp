@@ -44,6 +44,20 @@ bool WriteOutput(const std::string& path, std::string_view data) {
   return ok;
 }
 
+std::optional<int> ParseCommandLine(CLI::App& app, int argc, char** argv, const bool& version,
+                                    std::string_view tool) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+  }
+  if (version) {
+    std::cout << VersionText(tool);
+    return kExitOk;
+  }
+  return std::nullopt;
+}
+
 std::string VersionText(std::string_view tool_name) {
   const auto core = grammar::GetCoreGrammarVersion();
   std::string text(tool_name);

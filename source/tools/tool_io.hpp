@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "CLI/CLI.hpp"
+
 namespace xmx::tools {
 
 // Exit codes of every tool (CLI.md).
@@ -25,5 +27,11 @@ bool WriteOutput(const std::string& path, std::string_view data);
 // The text printed by --version: tool name and version, and the SPIRV-Tools and core grammar
 // versions the build used.
 std::string VersionText(std::string_view tool_name);
+
+// Parses the command line of `tool`, whose --version flag is bound to `version`. Returns the exit
+// code when the tool must stop here: 0 after --help or --version (printed), 2 on a usage error
+// (CLI11's message printed); nullopt when the tool should go on.
+std::optional<int> ParseCommandLine(CLI::App& app, int argc, char** argv, const bool& version,
+                                    std::string_view tool);
 
 }  // namespace xmx::tools

@@ -40,17 +40,7 @@ int Run(int argc, char** argv) {
                "Non-numeric IDs are allocated by filling in the gaps, starting with 1 and going "
                "up.");
   app.add_option("--target-env", target_env, kTargetEnvHelp);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
-  }
-
-  if (version) {
-    std::cout << xmx::tools::VersionText("xmx-as");
-    return kExitOk;
-  }
+  if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-as")) return *exit;
   if (inputs.size() > 1) {
     std::cerr << "error: More than one input file specified\n";
     return kExitUsage;

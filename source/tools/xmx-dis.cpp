@@ -36,17 +36,7 @@ int Run(int argc, char** argv) {
   app.add_flag("--raw-id", raw_id, "Show raw id values instead of friendly names");
   app.add_flag("--offsets", offsets, "Show byte offsets for each instruction");
   app.add_flag("--comment", comment, "Add comments to make reading easier");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
-  }
-
-  if (version) {
-    std::cout << xmx::tools::VersionText("xmx-dis");
-    return kExitOk;
-  }
+  if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-dis")) return *exit;
   if (inputs.size() > 1) {
     std::cerr << "error: more than one input file specified\n";
     return kExitUsage;

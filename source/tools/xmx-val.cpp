@@ -127,15 +127,7 @@ int Run(int argc, char** argv) {
   app.add_option("--subgroup-size", subgroup_size,
                  "Subgroup size of kernels that declare none (OpExecutionMode SubgroupSize)");
   app.add_option("--format", format, "Output format")->check(CLI::IsMember({"text", "json"}));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? kExitOk : kExitUsage;
-  }
-  if (version) {
-    std::cout << xmx::tools::VersionText("xmx-val");
-    return kExitOk;
-  }
+  if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-val")) return *exit;
 
   if (!target_env.empty() && !spvParseTargetEnv(target_env.c_str(), &options.target_env)) {
     std::cerr << "error: unrecognized target environment '" << target_env << "'\n";
