@@ -17,7 +17,8 @@ build=${XMX_BUILD_DIR:-$root/build}
 # Debian packages the build and the tests use. spirv-tools provides the reference spirv-as,
 # spirv-dis and spirv-val the tests compare against; clang and libclang-rt build the fuzzers.
 packages=(cmake ninja-build clang libclang-rt-14-dev python3 spirv-tools spirv-headers
-          libcli11-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev)
+          libcli11-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev
+          pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers llvm-spirv-15)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -50,7 +50,7 @@ class Block2dChecker {
     name_ = std::string(device::Block2dInstructionName(layout->op));
 
     Dimensions dims = CheckDimensions(*layout);
-    CheckPointers(*layout, dims.element_size);
+    CheckPointers(function, *layout, dims);
     CheckMemoryOperands(*layout, dims.element_size);
     CheckDevice(function, layout->op, dims);
   }
@@ -126,20 +126,36 @@ class Block2dChecker {
   }
 
   // A.3 rules 2-4 and DECISIONS 12.
-  void CheckPointers(const Block2dLayout& layout, std::optional<uint32_t> element_size) {
+  void CheckPointers(const ir::Function& function, const Block2dLayout& layout,
+                     const Dimensions& dims) {
+    const std::optional<uint32_t> element_size = dims.element_size;
     const char* global_role =
         layout.op == Block2dOp::kStore ? "Dst Base Pointer" : "Src Base Pointer";
     CheckPointer(Id(layout.global_pointer), global_role, spv::StorageClass::CrossWorkgroup,
-                 element_size, false);
+                 element_size, false, 0);
     if (layout.private_pointer != Block2dLayout::kAbsent) {
       const char* role = layout.op == Block2dOp::kStore ? "Src Pointer" : "Dst Pointer";
+      // A.5: when a block row is wider than the subgroup, each invocation's unit of a row is
+      // Element Size * (Block Width / subgroup size) bytes, and the OpenCL C functions type the
+      // private pointer by that unit (8-bit width-32 blocks at SG16 pass ushort*).
+      uint32_t unit_bits = 0;
+      if (element_size && dims.width && layout.op != Block2dOp::kLoadTransform &&
+          layout.op != Block2dOp::kLoadTranspose) {
+        std::vector<uint32_t> sizes = context_.SubgroupSizes(function.id());
+        if (sizes.empty()) sizes.push_back(16);
+        const uint32_t sg = sizes.front();
+        if (*dims.width > sg && *dims.width % sg == 0) {
+          unit_bits = *element_size * 8 * (*dims.width / sg);
+        }
+      }
       CheckPointer(Id(layout.private_pointer), role, spv::StorageClass::Function, element_size,
-                   layout.op == Block2dOp::kLoadTransform);
+                   layout.op == Block2dOp::kLoadTransform, unit_bits);
     }
   }
 
   void CheckPointer(uint32_t id, const char* role, spv::StorageClass want,
-                    std::optional<uint32_t> element_size, bool transform_destination) {
+                    std::optional<uint32_t> element_size, bool transform_destination,
+                    uint32_t unit_bits) {
     const ir::Type* type = values_.TypeOf(id);
     if (type == nullptr) return;
     const std::string where =
@@ -171,6 +187,15 @@ class Block2dChecker {
     const bool same_bits =
         scalar && scalar->width == want_bits &&
         (IsInt(scalar) || (!transform_destination && scalar->kind == ir::TypeKind::kFloat));
+    if (unit_bits != 0 && scalar && scalar->width == unit_bits && IsInt(scalar)) {
+      context_.Warning(*inst_, rule,
+                       Operand(role, id) + " points to " + values_.Describe(pointee) + "; for " +
+                           why + " the pointee should be the scalar i" + std::to_string(want_bits) +
+                           " (accepted: i" + std::to_string(unit_bits) +
+                           " is each invocation's unit of a block row, as the OpenCL C functions "
+                           "type it, SPEC-NOTES A.4/A.5)");
+      return;
+    }
     if (same_bits) {
       context_.Warning(*inst_, rule,
                        Operand(role, id) + " points to " + values_.Describe(pointee) + "; for " +

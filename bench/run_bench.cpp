@@ -1,0 +1,291 @@
+// xmx-run's figures (issue 4), printed side by side in one run:
+//  (a) lane-instructions per second on an ALU-bound kernel (bench/kernels/alu_loop.cl), single
+//      thread, at subgroup sizes 8, 16 and 32;
+//  (b) GFLOP/s of the bf16 GEMM (examples/gemm_bf16.spv: 2D block loads + the matrix
+//      instruction) at 512x512x512 with 1 and 2 threads, next to PoCL running a plain tiled
+//      OpenCL C SGEMM of the same size;
+//  (c) matrix instructions per second for int8 M8xN16xK32 and bf16 M8xN16xK16 through the
+//      interpreter (bench/kernels/mma_loop.cl), next to a native loop doing the same arithmetic.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "binary/parser.hpp"
+#include "interp/loader.hpp"
+#include "xmx/interpreter.hpp"
+#include "xmx/module.hpp"
+
+#if XMX_BENCH_HAS_OPENCL
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#endif
+
+namespace {
+
+using xmx::interp::RunArgument;
+
+std::vector<uint32_t> ReadWords(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words;
+  xmx::Diagnostic d;
+  xmx::binary::BytesToWords(bytes, &words, &d);
+  return words;
+}
+
+// A kernel loaded once per (file, kernel, subgroup size).
+struct LoadedKernel {
+  std::vector<uint32_t> words;
+  std::optional<xmx::ir::Module> module;
+  std::optional<xmx::interp::Program> program;
+};
+
+LoadedKernel Load(const std::string& file, const std::string& kernel, uint32_t subgroup_size) {
+  LoadedKernel k;
+  k.words = ReadWords(std::string(XMX_SOURCE_DIR) + "/" + file);
+  xmx::Diagnostic d;
+  k.module = xmx::ir::Module::FromWords(k.words, &d);
+  if (!k.module) return k;
+  xmx::interp::LoadOptions options;
+  options.kernel = kernel;
+  options.subgroup_size = subgroup_size;
+  xmx::interp::LoadError error;
+  k.program = xmx::interp::LoadProgram(*k.module, k.words, options, &error);
+  return k;
+}
+
+RunArgument Buffer(std::vector<uint8_t> bytes) {
+  RunArgument a;
+  a.kind = RunArgument::Kind::kBuffer;
+  a.bytes = std::move(bytes);
+  return a;
+}
+RunArgument Int32(int32_t v) {
+  RunArgument a;
+  a.bytes.resize(4);
+  std::memcpy(a.bytes.data(), &v, 4);
+  return a;
+}
+
+xmx::interp::RunOutcome Launch(const xmx::interp::Program& program, uint64_t gx, uint64_t gy,
+                               uint64_t lx, std::vector<RunArgument> args, uint32_t threads) {
+  xmx::interp::RunRequest request;
+  request.program = &program;
+  request.geometry.dims = gy > 1 ? 2 : 1;
+  request.geometry.global[0] = gx;
+  request.geometry.global[1] = gy;
+  request.geometry.local[0] = lx;
+  request.arguments = std::move(args);
+  request.threads = threads;
+  return xmx::interp::Execute(request);
+}
+
+// (a) ALU-bound kernel, single thread.
+void BM_LaneInstructions(benchmark::State& state) {
+  const uint32_t sg = static_cast<uint32_t>(state.range(0));
+  static std::map<uint32_t, LoadedKernel> cache;
+  if (!cache.count(sg)) cache[sg] = Load("bench/kernels/alu_loop.spv", "alu_loop", sg);
+  const LoadedKernel& k = cache[sg];
+  if (!k.program) {
+    state.SkipWithError("cannot load bench/kernels/alu_loop.spv");
+    return;
+  }
+  uint64_t lanes = 0;
+  for (auto _ : state) {
+    auto outcome =
+        Launch(*k.program, 256, 1, 256, {Buffer(std::vector<uint8_t>(1024)), Int32(2000)}, 1);
+    lanes += outcome.stats.lane_instructions;
+  }
+  state.counters["lane_instructions_per_s"] =
+      benchmark::Counter(static_cast<double>(lanes), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_LaneInstructions)
+    ->Arg(8)
+    ->Arg(16)
+    ->Arg(32)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// (b) bf16 GEMM 512^3 through the interpreter.
+constexpr int kGemmSize = 512;
+
+std::vector<uint8_t> Bf16Matrix(int count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> bytes(count * 2);
+  for (int i = 0; i < count; ++i) {
+    const float v = static_cast<float>(static_cast<int>(rng() % 17) - 8);
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    const uint16_t b = static_cast<uint16_t>(bits >> 16);
+    std::memcpy(&bytes[i * 2], &b, 2);
+  }
+  return bytes;
+}
+
+void BM_GemmBf16(benchmark::State& state) {
+  const uint32_t threads = static_cast<uint32_t>(state.range(0));
+  static LoadedKernel k = Load("examples/gemm_bf16.spv", "", 16);
+  if (!k.program) {
+    state.SkipWithError("cannot load examples/gemm_bf16.spv");
+    return;
+  }
+  const int n = kGemmSize;
+  const std::vector<uint8_t> a = Bf16Matrix(n * n, 1), b = Bf16Matrix(n * n, 2);
+  double flops = 0;
+  for (auto _ : state) {
+    auto outcome = Launch(*k.program, n / 2, n / 8, 16,
+                          {Buffer(a), Buffer(b), Buffer(std::vector<uint8_t>(n * n * 4)), Int32(n),
+                           Int32(n), Int32(n)},
+                          threads);
+    if (!outcome.reports.empty() || !outcome.error.empty()) {
+      state.SkipWithError("the GEMM reported an error");
+      return;
+    }
+    flops += 2.0 * n * n * n;
+  }
+  state.counters["GFLOP_per_s"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_GemmBf16)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+#if XMX_BENCH_HAS_OPENCL
+// A plain tiled SGEMM in OpenCL C (16x16 tiles in local memory), as an application would write
+// it, run by PoCL on this CPU.
+const char* kSgemmSource = R"CLC(
+#define TILE 16
+__kernel void sgemm(__global const float* A, __global const float* B, __global float* C, int N) {
+  __local float As[TILE][TILE], Bs[TILE][TILE];
+  int row = get_global_id(1), col = get_global_id(0);
+  int ly = get_local_id(1), lx = get_local_id(0);
+  float acc = 0.0f;
+  for (int t = 0; t < N; t += TILE) {
+    As[ly][lx] = A[row * N + t + lx];
+    Bs[ly][lx] = B[(t + ly) * N + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TILE; ++k) acc += As[ly][k] * Bs[k][lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * N + col] = acc;
+}
+)CLC";
+
+void BM_PoclSgemm(benchmark::State& state) {
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_uint count = 0;
+  if (clGetPlatformIDs(1, &platform, &count) != CL_SUCCESS || count == 0 ||
+      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) != CL_SUCCESS) {
+    state.SkipWithError("no OpenCL device (install pocl-opencl-icd)");
+    return;
+  }
+  cl_int err;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+  cl_program program = clCreateProgramWithSource(context, 1, &kSgemmSource, nullptr, &err);
+  if (clBuildProgram(program, 1, &device, "-cl-std=CL1.2", nullptr, nullptr) != CL_SUCCESS) {
+    state.SkipWithError("PoCL could not build the SGEMM");
+    return;
+  }
+  cl_kernel kernel = clCreateKernel(program, "sgemm", &err);
+  const int n = kGemmSize;
+  std::vector<float> host(n * n, 1.0f);
+  const size_t bytes = sizeof(float) * n * n;
+  cl_mem a =
+      clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host.data(), &err);
+  cl_mem b =
+      clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host.data(), &err);
+  cl_mem c = clCreateBuffer(context, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
+  clSetKernelArg(kernel, 0, sizeof(cl_mem), &a);
+  clSetKernelArg(kernel, 1, sizeof(cl_mem), &b);
+  clSetKernelArg(kernel, 2, sizeof(cl_mem), &c);
+  clSetKernelArg(kernel, 3, sizeof(int), &n);
+  const size_t global[2] = {static_cast<size_t>(n), static_cast<size_t>(n)}, local[2] = {16, 16};
+  // One launch outside the timing: PoCL compiles the kernel for the work-group size lazily.
+  clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, local, 0, nullptr, nullptr);
+  clFinish(queue);
+  double flops = 0;
+  for (auto _ : state) {
+    clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, local, 0, nullptr, nullptr);
+    clFinish(queue);
+    flops += 2.0 * n * n * n;
+  }
+  state.counters["GFLOP_per_s"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsRate);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseMemObject(c);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+}
+BENCHMARK(BM_PoclSgemm)->UseRealTime()->Unit(benchmark::kMillisecond);
+#endif
+
+// (c) matrix instructions per second through the interpreter, single thread.
+void BM_MatrixInstructions(benchmark::State& state, const char* kernel) {
+  static std::map<std::string, LoadedKernel> cache;
+  if (!cache.count(kernel)) cache[kernel] = Load("bench/kernels/mma_loop.spv", kernel, 16);
+  const LoadedKernel& k = cache[kernel];
+  if (!k.program) {
+    state.SkipWithError("cannot load bench/kernels/mma_loop.spv");
+    return;
+  }
+  std::vector<uint8_t> a(16 * 16), b(16 * 32);
+  std::mt19937 rng(3);
+  for (uint8_t& v : a) v = static_cast<uint8_t>(rng() & 0x3F);
+  for (uint8_t& v : b) v = static_cast<uint8_t>(rng() & 0x3F);
+  uint64_t matrix = 0;
+  for (auto _ : state) {
+    auto outcome =
+        Launch(*k.program, 16, 1, 16,
+               {Buffer(a), Buffer(b), Buffer(std::vector<uint8_t>(16 * 32)), Int32(20000)}, 1);
+    matrix += outcome.stats.matrix_instructions;
+  }
+  state.counters["matrix_instructions_per_s"] =
+      benchmark::Counter(static_cast<double>(matrix), benchmark::Counter::kIsRate);
+}
+BENCHMARK_CAPTURE(BM_MatrixInstructions, int8_m8n16k32, "mma_int8_loop")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MatrixInstructions, bf16_m8n16k16, "mma_bf16_loop")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// The CPU's own figure for the same arithmetic: plain C++ computing one M8xN16 tile of
+// C += A x B per "instruction" (K = 32 int8 / K = 16 bf16 as float), compiled like the rest.
+template <class In, class Acc, int K>
+void BM_NativeTile(benchmark::State& state) {
+  constexpr int M = 8, N = 16;
+  std::vector<In> a(M * K), b(K * N);
+  std::mt19937 rng(4);
+  for (In& v : a) v = static_cast<In>(static_cast<int>(rng() % 16) - 8);
+  for (In& v : b) v = static_cast<In>(static_cast<int>(rng() % 16) - 8);
+  std::vector<Acc> c(M * N, Acc(0));
+  uint64_t tiles = 0;
+  for (auto _ : state) {
+    for (int m = 0; m < M; ++m) {
+      for (int k = 0; k < K; ++k) {
+        const Acc av = static_cast<Acc>(a[m * K + k]);
+        for (int n = 0; n < N; ++n) c[m * N + n] += av * static_cast<Acc>(b[k * N + n]);
+      }
+    }
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+    ++tiles;
+  }
+  state.counters["matrix_instructions_per_s"] =
+      benchmark::Counter(static_cast<double>(tiles), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_NativeTile<int8_t, int32_t, 32>)->Name("BM_NativeTile/int8_m8n16k32");
+BENCHMARK(BM_NativeTile<float, float, 16>)->Name("BM_NativeTile/bf16_as_float_m8n16k16");
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,59 @@
+// xmx-run as a library: load a validated module's kernel into a Program and execute it over an
+// NDRange, with undefined-behaviour checks (CLI.md, xmx-run).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "interp/program.hpp"
+#include "interp/run_report.hpp"
+#include "interp/work_group.hpp"
+
+namespace xmx::interp {
+
+struct RunArgument {
+  enum class Kind : uint8_t { kValue, kBuffer, kLocal };
+  Kind kind = Kind::kValue;
+  std::vector<uint8_t> bytes;  // kValue: the value; kBuffer: initial contents
+  uint64_t local_bytes = 0;    // kLocal
+};
+
+struct RunRequest {
+  const Program* program = nullptr;
+  LaunchGeometry geometry;
+  LaunchOptions options;
+  std::vector<RunArgument> arguments;
+  uint32_t threads = 1;
+};
+
+struct RunStats {
+  uint64_t instructions = 0;       // instructions dispatched (once per subgroup)
+  uint64_t lane_instructions = 0;  // summed over active lanes
+  uint64_t matrix_instructions = 0;
+  uint64_t work_groups = 0;
+  double seconds = 0;
+};
+
+struct RunOutcome {
+  std::string error;               // set when the launch could not start
+  std::vector<RunReport> reports;  // undefined behaviour found
+  size_t total_reports = 0;
+  bool stopped = false;                       // --check=error stopped the launch
+  std::vector<std::vector<uint8_t>> buffers;  // final contents, per argument (empty if none)
+  std::string printf_output;
+  RunStats stats;
+};
+
+// Checks the arguments against the kernel's parameters and runs every work-group.
+RunOutcome Execute(const RunRequest& request);
+
+// The local size to use when none is given: the kernel's LocalSize, else the largest size of
+// at most 256 work-items (a multiple of the subgroup size where possible) that divides the
+// global size in each dimension.
+void DefaultLocalSize(const Program& program, LaunchGeometry* geometry);
+
+}  // namespace xmx::interp

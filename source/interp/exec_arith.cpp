@@ -1,0 +1,846 @@
+// Integer, float, bit, logical and relational instructions on scalars and vectors.
+#include <bit>
+#include <cmath>
+
+#include "interp/exec_elementwise.hpp"
+#include "interp/exec_support.hpp"
+#include "interp/loader.hpp"
+
+namespace xmx::interp {
+namespace {
+
+// Narrow unsigned types promote to int in C++; widen them to unsigned so wrap-around is defined.
+template <class T>
+using Wide = std::conditional_t<(sizeof(T) < 4), uint32_t, T>;
+template <class T>
+using Signed = std::make_signed_t<T>;
+template <class T>
+constexpr uint32_t kBits = sizeof(T) * 8;
+
+struct IAdd {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(Wide<T>(a) + Wide<T>(b));
+  }
+};
+struct ISub {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(Wide<T>(a) - Wide<T>(b));
+  }
+};
+struct IMul {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(Wide<T>(a) * Wide<T>(b));
+  }
+};
+struct BitAnd {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(a & b);
+  }
+};
+struct BitOr {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(a | b);
+  }
+};
+struct BitXor {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(a ^ b);
+  }
+};
+// Shifts by the width or more give an undefined value in SPIR-V; OpenCL C masks the amount, and
+// so do we.
+struct Shl {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(Wide<T>(a) << (b % kBits<T>));
+  }
+};
+struct Shr {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(a >> (b % kBits<T>));
+  }
+};
+struct Sar {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(static_cast<Signed<T>>(a) >> (b % kBits<T>));
+  }
+};
+struct SNegate {
+  template <class T>
+  static T Apply(T a) {
+    return T(Wide<T>(0) - Wide<T>(a));
+  }
+};
+struct Not {
+  template <class T>
+  static T Apply(T a) {
+    return T(~a);
+  }
+};
+struct BitCount {
+  template <class T>
+  static T Apply(T a) {
+    return T(std::popcount(a));
+  }
+};
+struct BitReverse {
+  template <class T>
+  static T Apply(T a) {
+    T r = 0;
+    for (uint32_t i = 0; i < kBits<T>; ++i) r = T(r | (((a >> i) & 1) << (kBits<T> - 1 - i)));
+    return r;
+  }
+};
+
+template <class Op>
+struct FloatOp {
+  template <class T>
+  static T Apply(T a, T b) {
+    using A = Arith<T>;
+    return A::Out(Op::Apply(A::In(a), A::In(b)));
+  }
+};
+struct FAddOp {
+  template <class C>
+  static C Apply(C a, C b) {
+    return a + b;
+  }
+};
+struct FSubOp {
+  template <class C>
+  static C Apply(C a, C b) {
+    return a - b;
+  }
+};
+struct FMulOp {
+  template <class C>
+  static C Apply(C a, C b) {
+    return a * b;
+  }
+};
+struct FDivOp {
+  template <class C>
+  static C Apply(C a, C b) {
+    return a / b;
+  }
+};
+struct FRemOp {
+  template <class C>
+  static C Apply(C a, C b) {
+    return std::fmod(a, b);
+  }
+};
+struct FModOp {
+  template <class C>
+  static C Apply(C a, C b) {
+    C r = std::fmod(a, b);
+    if (r != 0 && std::signbit(r) != std::signbit(b)) r += b;
+    return r;
+  }
+};
+
+// Comparisons produce bools (one byte).
+template <class Op>
+struct Compare {
+  template <class T>
+  static uint8_t Apply(T a, T b) {
+    using A = Arith<T>;
+    return Op::Apply(A::In(a), A::In(b)) ? 1 : 0;
+  }
+};
+struct Eq {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a == b;
+  }
+};
+struct Ne {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a != b;
+  }
+};
+struct ULt {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a < b;
+  }
+};
+struct ULe {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a <= b;
+  }
+};
+struct UGt {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a > b;
+  }
+};
+struct UGe {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a >= b;
+  }
+};
+struct SLt {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return Signed<C>(a) < Signed<C>(b);
+  }
+};
+struct SLe {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return Signed<C>(a) <= Signed<C>(b);
+  }
+};
+struct SGt {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return Signed<C>(a) > Signed<C>(b);
+  }
+};
+struct SGe {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return Signed<C>(a) >= Signed<C>(b);
+  }
+};
+template <class C>
+bool Unordered(C a, C b) {
+  return std::isnan(a) || std::isnan(b);
+}
+struct FOrdEq {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a == b;
+  }
+};
+struct FUnordEq {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return Unordered(a, b) || a == b;
+  }
+};
+struct FOrdNe {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return !Unordered(a, b) && a != b;
+  }
+};
+struct FUnordNe {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a != b;
+  }
+};
+struct FOrdLt {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a < b;
+  }
+};
+struct FUnordLt {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return !(a >= b);
+  }
+};
+struct FOrdLe {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a <= b;
+  }
+};
+struct FUnordLe {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return !(a > b);
+  }
+};
+struct FOrdGt {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a > b;
+  }
+};
+struct FUnordGt {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return !(a <= b);
+  }
+};
+struct FOrdGe {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a >= b;
+  }
+};
+struct FUnordGe {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return !(a < b);
+  }
+};
+struct Ordered {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return !Unordered(a, b);
+  }
+};
+struct UnorderedOp {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return Unordered(a, b);
+  }
+};
+struct LessOrGreater {
+  template <class C>
+  static bool Apply(C a, C b) {
+    return a < b || a > b;
+  }
+};
+
+template <class Op>
+struct Test {
+  template <class T>
+  static uint8_t Apply(T a) {
+    return Op::Apply(Arith<T>::In(a)) ? 1 : 0;
+  }
+};
+struct IsNan {
+  template <class C>
+  static bool Apply(C a) {
+    return std::isnan(a);
+  }
+};
+struct IsInf {
+  template <class C>
+  static bool Apply(C a) {
+    return std::isinf(a);
+  }
+};
+struct IsFinite {
+  template <class C>
+  static bool Apply(C a) {
+    return std::isfinite(a);
+  }
+};
+struct IsNormal {
+  template <class C>
+  static bool Apply(C a) {
+    return std::isnormal(a);
+  }
+};
+struct SignBit {
+  template <class C>
+  static bool Apply(C a) {
+    return std::signbit(a);
+  }
+};
+
+// FNegate flips the sign bit, NaN payloads included.
+struct FlipSign {
+  template <class T>
+  static T Apply(T a) {
+    return T(a ^ (T(1) << (kBits<T> - 1)));
+  }
+};
+
+struct LogicalAnd {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(a && b);
+  }
+};
+struct LogicalOr {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T(a || b);
+  }
+};
+struct LogicalEq {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T((a != 0) == (b != 0));
+  }
+};
+struct LogicalNe {
+  template <class T>
+  static T Apply(T a, T b) {
+    return T((a != 0) != (b != 0));
+  }
+};
+struct LogicalNot {
+  template <class T>
+  static T Apply(T a) {
+    return T(a == 0);
+  }
+};
+
+template <class F>
+struct IntBinaryOf {
+  template <class T>
+  struct Make {
+    static constexpr Handler value = ElementBinary<T, T, F>;
+  };
+};
+template <class F>
+struct IntUnaryOf {
+  template <class T>
+  struct Make {
+    static constexpr Handler value = ElementUnary<T, T, F>;
+  };
+};
+template <class F>
+struct IntCompareOf {
+  template <class T>
+  struct Make {
+    static constexpr Handler value = ElementBinary<uint8_t, T, F>;
+  };
+};
+template <class F>
+struct FloatBinaryOf {
+  template <class T>
+  struct Make {
+    static constexpr Handler value = ElementBinary<T, T, FloatOp<F>>;
+  };
+};
+template <class F>
+struct FloatCompareOf {
+  template <class T>
+  struct Make {
+    static constexpr Handler value = ElementBinary<uint8_t, T, Compare<F>>;
+  };
+};
+template <class F>
+struct FloatTestOf {
+  template <class T>
+  struct Make {
+    static constexpr Handler value = ElementUnary<uint8_t, T, Test<F>>;
+  };
+};
+
+// Integer division: a zero divisor (and INT_MIN / -1) is undefined behaviour, reported; the
+// result is then 0 (or the wrapped quotient).
+enum class DivKind : uint8_t { kUDiv, kSDiv, kUMod, kSRem, kSMod };
+template <class T, DivKind kKind>
+const Instr* ExecDivide(Subgroup& sg, const Instr* in) {
+  using S = Signed<T>;
+  T* r = sg.reg<T>(in->result);
+  const T* a = sg.reg<const T>(in->op[0]);
+  const T* b = sg.reg<const T>(in->op[1]);
+  const uint32_t n = in->count;
+  uint64_t m = sg.mask;
+  while (m != 0) {
+    const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
+    m &= m - 1;
+    for (uint32_t i = lane * n; i < lane * n + n; ++i) {
+      const bool is_signed = kKind != DivKind::kUDiv && kKind != DivKind::kUMod;
+      if (b[i] == 0 ||
+          (is_signed && S(b[i]) == S(-1) && S(a[i]) == std::numeric_limits<S>::min())) {
+        r[i] = b[i] == 0 || kKind != DivKind::kSDiv ? T(0) : a[i];
+        if (sg.group->checking()) {
+          const std::string dividend =
+              is_signed ? std::to_string(int64_t(S(a[i]))) : std::to_string(uint64_t(a[i]));
+          const bool stop =
+              b[i] == 0 ? ReportAt(sg, in, lane, "arith.division-by-zero",
+                                   "integer division of " + dividend + " by zero")
+                        : ReportAt(sg, in, lane, "arith.division-overflow",
+                                   "signed division of " + dividend +
+                                       " by -1 overflows (the quotient is not representable)");
+          if (stop) return StopSubgroup(sg);
+        }
+        continue;
+      }
+      switch (kKind) {
+        case DivKind::kUDiv:
+          r[i] = T(a[i] / b[i]);
+          break;
+        case DivKind::kUMod:
+          r[i] = T(a[i] % b[i]);
+          break;
+        case DivKind::kSDiv:
+          r[i] = T(S(a[i]) / S(b[i]));
+          break;
+        case DivKind::kSRem:
+          r[i] = T(S(a[i]) % S(b[i]));
+          break;
+        case DivKind::kSMod: {
+          S q = S(S(a[i]) % S(b[i]));
+          if (q != 0 && ((q < 0) != (S(b[i]) < 0))) q = S(q + S(b[i]));
+          r[i] = T(q);
+          break;
+        }
+      }
+    }
+  }
+  return in + 1;
+}
+template <DivKind K>
+struct DivideOf {
+  template <class T>
+  struct Make {
+    static constexpr Handler value = ExecDivide<T, K>;
+  };
+};
+
+// Shifts whose amount has another width than the base: per element, generic.
+const Instr* ExecShiftMixed(Subgroup& sg, const Instr* in) {
+  const uint32_t n = in->count, base_bytes = in->size, shift_bytes = in->aux >> 8;
+  const uint32_t kind = in->aux & 0xFF;
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    for (uint32_t c = 0; c < n; ++c) {
+      const uint32_t i = lane * n + c;
+      uint64_t a = 0, s = 0;
+      std::memcpy(&a, sg.regs + in->op[0] + i * base_bytes, base_bytes);
+      std::memcpy(&s, sg.regs + in->op[1] + i * shift_bytes, shift_bytes);
+      const uint32_t bits = base_bytes * 8;
+      s %= bits;
+      uint64_t r;
+      if (kind == 0) {
+        r = a << s;
+      } else if (kind == 1) {
+        r = a >> s;
+      } else {
+        const int shift = 64 - static_cast<int>(bits);
+        r = static_cast<uint64_t>((static_cast<int64_t>(a << shift) >> shift) >> s);
+      }
+      std::memcpy(sg.regs + in->result + i * base_bytes, &r, base_bytes);
+    }
+  });
+  return in + 1;
+}
+
+// OpSelect on any value: the condition is per component, or one per lane for scalars and for
+// a scalar condition choosing between composites.
+const Instr* ExecSelect(Subgroup& sg, const Instr* in) {
+  const uint8_t* cond = sg.regs + in->op[0];
+  const uint32_t n = in->count, element = in->size / std::max<uint32_t>(in->count, 1);
+  const bool per_component = in->aux != 0;
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    uint8_t* r = sg.regs + in->result + lane * in->size;
+    const uint8_t* a = sg.regs + in->op[1] + lane * in->size;
+    const uint8_t* b = sg.regs + in->op[2] + lane * in->size;
+    if (!per_component) {
+      std::memcpy(r, cond[lane] ? a : b, in->size);
+      return;
+    }
+    for (uint32_t c = 0; c < n; ++c) {
+      std::memcpy(r + c * element, (cond[lane * n + c] ? a : b) + c * element, element);
+    }
+  });
+  return in + 1;
+}
+
+template <bool kAll>
+const Instr* ExecAnyAll(Subgroup& sg, const Instr* in) {
+  const uint8_t* v = sg.regs + in->op[0];
+  uint8_t* r = sg.regs + in->result;
+  const uint32_t n = in->count;
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    bool acc = kAll;
+    for (uint32_t c = 0; c < n; ++c)
+      acc = kAll ? (acc && v[lane * n + c]) : (acc || v[lane * n + c]);
+    r[lane] = acc;
+  });
+  return in + 1;
+}
+
+// OpDot and OpVectorTimesScalar: products and sums rounded one at a time, in component order.
+template <class T>
+const Instr* ExecDot(Subgroup& sg, const Instr* in) {
+  using A = Arith<T>;
+  const T* a = sg.reg<const T>(in->op[0]);
+  const T* b = sg.reg<const T>(in->op[1]);
+  T* r = sg.reg<T>(in->result);
+  const uint32_t n = in->count;
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    typename A::Compute acc = A::In(a[lane * n]) * A::In(b[lane * n]);
+    if constexpr (std::is_same_v<T, Half>) acc = A::In(A::Out(acc));
+    for (uint32_t c = 1; c < n; ++c) {
+      typename A::Compute p = A::In(a[lane * n + c]) * A::In(b[lane * n + c]);
+      if constexpr (std::is_same_v<T, Half>) p = A::In(A::Out(p));
+      acc = acc + p;
+      if constexpr (std::is_same_v<T, Half>) acc = A::In(A::Out(acc));
+    }
+    r[lane] = A::Out(acc);
+  });
+  return in + 1;
+}
+template <class T>
+struct DotOf {
+  static constexpr Handler value = ExecDot<T>;
+};
+
+template <class T>
+const Instr* ExecVectorTimesScalar(Subgroup& sg, const Instr* in) {
+  using A = Arith<T>;
+  const T* v = sg.reg<const T>(in->op[0]);
+  const T* s = sg.reg<const T>(in->op[1]);
+  T* r = sg.reg<T>(in->result);
+  const uint32_t n = in->count;
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    for (uint32_t c = 0; c < n; ++c)
+      r[lane * n + c] = A::Out(A::In(v[lane * n + c]) * A::In(s[lane]));
+  });
+  return in + 1;
+}
+template <class T>
+struct VectorTimesScalarOf {
+  static constexpr Handler value = ExecVectorTimesScalar<T>;
+};
+
+}  // namespace
+
+bool BindArith(Loader& loader, const ir::Instruction& inst, Instr& out) {
+  using spv::Op;
+  const Op op = inst.opcode();
+  Handler fn = nullptr;
+  // The element type the instruction works on: its first operand's.
+  auto operand_type = [&]() -> const TypeInfo& { return loader.TypeOfValue(inst.word(0)); };
+  auto int_bytes = [&] { return operand_type().value.scalar.bytes; };
+  auto float_bytes = [&] { return operand_type().value.scalar.bytes; };
+  switch (op) {
+    case Op::OpIAdd:
+      fn = ByIntWidth<IntBinaryOf<IAdd>::Make>(int_bytes());
+      break;
+    case Op::OpISub:
+      fn = ByIntWidth<IntBinaryOf<ISub>::Make>(int_bytes());
+      break;
+    case Op::OpIMul:
+      fn = ByIntWidth<IntBinaryOf<IMul>::Make>(int_bytes());
+      break;
+    case Op::OpBitwiseAnd:
+      fn = ByIntWidth<IntBinaryOf<BitAnd>::Make>(int_bytes());
+      break;
+    case Op::OpBitwiseOr:
+      fn = ByIntWidth<IntBinaryOf<BitOr>::Make>(int_bytes());
+      break;
+    case Op::OpBitwiseXor:
+      fn = ByIntWidth<IntBinaryOf<BitXor>::Make>(int_bytes());
+      break;
+    case Op::OpUDiv:
+      fn = ByIntWidth<DivideOf<DivKind::kUDiv>::Make>(int_bytes());
+      break;
+    case Op::OpSDiv:
+      fn = ByIntWidth<DivideOf<DivKind::kSDiv>::Make>(int_bytes());
+      break;
+    case Op::OpUMod:
+      fn = ByIntWidth<DivideOf<DivKind::kUMod>::Make>(int_bytes());
+      break;
+    case Op::OpSRem:
+      fn = ByIntWidth<DivideOf<DivKind::kSRem>::Make>(int_bytes());
+      break;
+    case Op::OpSMod:
+      fn = ByIntWidth<DivideOf<DivKind::kSMod>::Make>(int_bytes());
+      break;
+    case Op::OpShiftLeftLogical:
+    case Op::OpShiftRightLogical:
+    case Op::OpShiftRightArithmetic: {
+      const uint32_t base = int_bytes();
+      const uint32_t shift = loader.TypeOfValue(inst.word(1)).value.scalar.bytes;
+      const uint32_t kind = op == Op::OpShiftLeftLogical    ? 0
+                            : op == Op::OpShiftRightLogical ? 1
+                                                            : 2;
+      if (base != shift) {
+        fn = ExecShiftMixed;
+        out.size = base;
+        out.aux = kind | (shift << 8);
+      } else {
+        fn = kind == 0   ? ByIntWidth<IntBinaryOf<Shl>::Make>(base)
+             : kind == 1 ? ByIntWidth<IntBinaryOf<Shr>::Make>(base)
+                         : ByIntWidth<IntBinaryOf<Sar>::Make>(base);
+      }
+      break;
+    }
+    case Op::OpSNegate:
+      fn = ByIntWidth<IntUnaryOf<SNegate>::Make>(int_bytes());
+      break;
+    case Op::OpNot:
+      fn = ByIntWidth<IntUnaryOf<Not>::Make>(int_bytes());
+      break;
+    case Op::OpBitCount:
+      fn = ByIntWidth<IntUnaryOf<BitCount>::Make>(int_bytes());
+      break;
+    case Op::OpBitReverse:
+      fn = ByIntWidth<IntUnaryOf<BitReverse>::Make>(int_bytes());
+      break;
+    case Op::OpIEqual:
+      fn = ByIntWidth<IntCompareOf<Eq>::Make>(int_bytes());
+      break;
+    case Op::OpINotEqual:
+      fn = ByIntWidth<IntCompareOf<Ne>::Make>(int_bytes());
+      break;
+    case Op::OpULessThan:
+      fn = ByIntWidth<IntCompareOf<ULt>::Make>(int_bytes());
+      break;
+    case Op::OpULessThanEqual:
+      fn = ByIntWidth<IntCompareOf<ULe>::Make>(int_bytes());
+      break;
+    case Op::OpUGreaterThan:
+      fn = ByIntWidth<IntCompareOf<UGt>::Make>(int_bytes());
+      break;
+    case Op::OpUGreaterThanEqual:
+      fn = ByIntWidth<IntCompareOf<UGe>::Make>(int_bytes());
+      break;
+    case Op::OpSLessThan:
+      fn = ByIntWidth<IntCompareOf<SLt>::Make>(int_bytes());
+      break;
+    case Op::OpSLessThanEqual:
+      fn = ByIntWidth<IntCompareOf<SLe>::Make>(int_bytes());
+      break;
+    case Op::OpSGreaterThan:
+      fn = ByIntWidth<IntCompareOf<SGt>::Make>(int_bytes());
+      break;
+    case Op::OpSGreaterThanEqual:
+      fn = ByIntWidth<IntCompareOf<SGe>::Make>(int_bytes());
+      break;
+    case Op::OpFAdd:
+      fn = ByFloatWidth<FloatBinaryOf<FAddOp>::Make>(float_bytes());
+      break;
+    case Op::OpFSub:
+      fn = ByFloatWidth<FloatBinaryOf<FSubOp>::Make>(float_bytes());
+      break;
+    case Op::OpFMul:
+      fn = ByFloatWidth<FloatBinaryOf<FMulOp>::Make>(float_bytes());
+      break;
+    case Op::OpFDiv:
+      fn = ByFloatWidth<FloatBinaryOf<FDivOp>::Make>(float_bytes());
+      break;
+    case Op::OpFRem:
+      fn = ByFloatWidth<FloatBinaryOf<FRemOp>::Make>(float_bytes());
+      break;
+    case Op::OpFMod:
+      fn = ByFloatWidth<FloatBinaryOf<FModOp>::Make>(float_bytes());
+      break;
+    case Op::OpFNegate:
+      fn = ByIntWidth<IntUnaryOf<FlipSign>::Make>(float_bytes());
+      break;
+    case Op::OpFOrdEqual:
+      fn = ByFloatWidth<FloatCompareOf<FOrdEq>::Make>(float_bytes());
+      break;
+    case Op::OpFUnordEqual:
+      fn = ByFloatWidth<FloatCompareOf<FUnordEq>::Make>(float_bytes());
+      break;
+    case Op::OpFOrdNotEqual:
+      fn = ByFloatWidth<FloatCompareOf<FOrdNe>::Make>(float_bytes());
+      break;
+    case Op::OpFUnordNotEqual:
+      fn = ByFloatWidth<FloatCompareOf<FUnordNe>::Make>(float_bytes());
+      break;
+    case Op::OpFOrdLessThan:
+      fn = ByFloatWidth<FloatCompareOf<FOrdLt>::Make>(float_bytes());
+      break;
+    case Op::OpFUnordLessThan:
+      fn = ByFloatWidth<FloatCompareOf<FUnordLt>::Make>(float_bytes());
+      break;
+    case Op::OpFOrdLessThanEqual:
+      fn = ByFloatWidth<FloatCompareOf<FOrdLe>::Make>(float_bytes());
+      break;
+    case Op::OpFUnordLessThanEqual:
+      fn = ByFloatWidth<FloatCompareOf<FUnordLe>::Make>(float_bytes());
+      break;
+    case Op::OpFOrdGreaterThan:
+      fn = ByFloatWidth<FloatCompareOf<FOrdGt>::Make>(float_bytes());
+      break;
+    case Op::OpFUnordGreaterThan:
+      fn = ByFloatWidth<FloatCompareOf<FUnordGt>::Make>(float_bytes());
+      break;
+    case Op::OpFOrdGreaterThanEqual:
+      fn = ByFloatWidth<FloatCompareOf<FOrdGe>::Make>(float_bytes());
+      break;
+    case Op::OpFUnordGreaterThanEqual:
+      fn = ByFloatWidth<FloatCompareOf<FUnordGe>::Make>(float_bytes());
+      break;
+    case Op::OpOrdered:
+      fn = ByFloatWidth<FloatCompareOf<Ordered>::Make>(float_bytes());
+      break;
+    case Op::OpUnordered:
+      fn = ByFloatWidth<FloatCompareOf<UnorderedOp>::Make>(float_bytes());
+      break;
+    case Op::OpLessOrGreater:
+      fn = ByFloatWidth<FloatCompareOf<LessOrGreater>::Make>(float_bytes());
+      break;
+    case Op::OpIsNan:
+      fn = ByFloatWidth<FloatTestOf<IsNan>::Make>(float_bytes());
+      break;
+    case Op::OpIsInf:
+      fn = ByFloatWidth<FloatTestOf<IsInf>::Make>(float_bytes());
+      break;
+    case Op::OpIsFinite:
+      fn = ByFloatWidth<FloatTestOf<IsFinite>::Make>(float_bytes());
+      break;
+    case Op::OpIsNormal:
+      fn = ByFloatWidth<FloatTestOf<IsNormal>::Make>(float_bytes());
+      break;
+    case Op::OpSignBitSet:
+      fn = ByFloatWidth<FloatTestOf<SignBit>::Make>(float_bytes());
+      break;
+    case Op::OpLogicalAnd:
+      fn = ElementBinary<uint8_t, uint8_t, LogicalAnd>;
+      break;
+    case Op::OpLogicalOr:
+      fn = ElementBinary<uint8_t, uint8_t, LogicalOr>;
+      break;
+    case Op::OpLogicalEqual:
+      fn = ElementBinary<uint8_t, uint8_t, LogicalEq>;
+      break;
+    case Op::OpLogicalNotEqual:
+      fn = ElementBinary<uint8_t, uint8_t, LogicalNe>;
+      break;
+    case Op::OpLogicalNot:
+      fn = ElementUnary<uint8_t, uint8_t, LogicalNot>;
+      break;
+    case Op::OpSelect: {
+      const TypeInfo& result = loader.Type(inst.result_type_id());
+      const TypeInfo& cond = loader.TypeOfValue(inst.word(0));
+      out.fn = ExecSelect;
+      out.result = loader.Slot(inst.result_id());
+      out.op[0] = loader.Slot(inst.word(0));
+      out.op[1] = loader.Slot(inst.word(1));
+      out.op[2] = loader.Slot(inst.word(2));
+      out.size = std::max<uint32_t>(result.lane_bytes, 1);
+      out.count = cond.kind == ir::TypeKind::kVector ? cond.value.components : 1;
+      out.aux = cond.kind == ir::TypeKind::kVector;
+      return true;
+    }
+    case Op::OpAny:
+    case Op::OpAll:
+      out.fn = op == Op::OpAll ? ExecAnyAll<true> : ExecAnyAll<false>;
+      out.result = loader.Slot(inst.result_id());
+      out.op[0] = loader.Slot(inst.word(0));
+      out.count = operand_type().value.components;
+      return true;
+    case Op::OpDot:
+      fn = ByFloatWidth<DotOf>(float_bytes());
+      out.count = operand_type().value.components;
+      break;
+    case Op::OpVectorTimesScalar:
+      fn = ByFloatWidth<VectorTimesScalarOf>(float_bytes());
+      out.count = operand_type().value.components;
+      break;
+    default:
+      return false;
+  }
+  if (fn == nullptr) {
+    return loader.Fail(inst, "unsupported operand type for this instruction");
+  }
+  out.fn = fn;
+  out.result = loader.Slot(inst.result_id());
+  for (size_t i = 0; i < inst.num_operands() && i < 4; ++i) out.op[i] = loader.Slot(inst.word(i));
+  if (out.count == 0) out.count = operand_type().value.components;
+  return true;
+}
+
+}  // namespace xmx::interp

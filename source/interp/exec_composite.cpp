@@ -1,0 +1,209 @@
+// Composites: extraction, insertion and construction as byte copies planned at load time (a
+// lane's value has its memory layout, so a member is a byte range), vector shuffles and the
+// dynamic vector element instructions.
+#include "interp/exec_support.hpp"
+#include "interp/loader.hpp"
+
+namespace xmx::interp {
+namespace {
+
+// One piece of a lane's result: `size` bytes from `src_slot` + lane * src_stride + src_offset
+// to result + lane * result_stride + dst_offset. src_slot == UINT32_MAX means zero bytes.
+struct Piece {
+  uint32_t src_slot, src_stride, src_offset, dst_offset, size;
+};
+struct CopyPlan {
+  std::vector<Piece> pieces;
+  uint32_t result_stride;
+  bool through_scratch;  // a piece reads the result slot (OpCompositeInsert in place)
+};
+
+const Instr* ExecCopyPlan(Subgroup& sg, const Instr* in) {
+  const CopyPlan& plan = *static_cast<const CopyPlan*>(in->data);
+  uint8_t buffer[1024];
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    uint8_t* dst = sg.regs + in->result + lane * plan.result_stride;
+    uint8_t* target = plan.through_scratch && plan.result_stride <= sizeof(buffer) ? buffer : dst;
+    for (const Piece& p : plan.pieces) {
+      if (p.src_slot == UINT32_MAX) {
+        std::memset(target + p.dst_offset, 0, p.size);
+      } else {
+        std::memmove(target + p.dst_offset,
+                     sg.regs + p.src_slot + lane * p.src_stride + p.src_offset, p.size);
+      }
+    }
+    if (target != dst) std::memcpy(dst, buffer, plan.result_stride);
+  });
+  return in + 1;
+}
+
+// Walks `indices` from `type_id`: the byte offset and type of the part they name.
+bool PartOffset(Loader& loader, uint32_t type_id, std::span<const uint32_t> indices,
+                uint32_t* offset, uint32_t* part_type) {
+  *offset = 0;
+  for (uint32_t index : indices) {
+    const TypeInfo& t = loader.Type(type_id);
+    if (t.type == nullptr) return false;
+    switch (t.kind) {
+      case ir::TypeKind::kStruct:
+        if (index >= t.type->members.size()) return false;
+        *offset += static_cast<uint32_t>(loader.MemberOffsets(type_id)[index]);
+        type_id = t.type->members[index];
+        break;
+      case ir::TypeKind::kArray:
+        *offset += index * static_cast<uint32_t>(loader.Type(t.type->element).memory_bytes);
+        type_id = t.type->element;
+        break;
+      case ir::TypeKind::kVector:
+        *offset += index * t.value.scalar.bytes;
+        type_id = t.type->element;
+        break;
+      default:
+        return false;
+    }
+  }
+  *part_type = type_id;
+  return true;
+}
+
+// OpVectorExtractDynamic / OpVectorInsertDynamic: out-of-range indices give an undefined value
+// (zero here) or change nothing.
+const Instr* ExecExtractDynamic(Subgroup& sg, const Instr* in) {
+  const uint32_t element = in->size, n = in->count, index_bytes = in->aux;
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    const uint64_t index = LaneUInt(sg, in->op[1], index_bytes, lane);
+    uint8_t* dst = sg.regs + in->result + lane * element;
+    if (index < n) {
+      std::memcpy(dst, sg.regs + in->op[0] + (lane * n + index) * element, element);
+    } else {
+      std::memset(dst, 0, element);
+    }
+  });
+  return in + 1;
+}
+
+const Instr* ExecInsertDynamic(Subgroup& sg, const Instr* in) {
+  const uint32_t element = in->size, n = in->count, index_bytes = in->aux;
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    const uint64_t index = LaneUInt(sg, in->op[2], index_bytes, lane);
+    uint8_t* dst = sg.regs + in->result + lane * n * element;
+    std::memmove(dst, sg.regs + in->op[0] + lane * n * element, n * element);
+    if (index < n)
+      std::memcpy(dst + index * element, sg.regs + in->op[1] + lane * element, element);
+  });
+  return in + 1;
+}
+
+const Instr* ExecCopy(Subgroup& sg, const Instr* in) {
+  CopyLanes(sg, in->result, in->op[0], in->size);
+  return in + 1;
+}
+
+}  // namespace
+
+bool BindComposite(Loader& loader, const ir::Instruction& inst, Instr& out) {
+  using spv::Op;
+  CopyPlan plan;
+  switch (inst.opcode()) {
+    case Op::OpUndef:
+      loader.Slot(inst.result_id());  // an undefined value: whatever the slot holds
+      out.fn = nullptr;
+      return true;
+    case Op::OpCopyObject:
+    case Op::OpCopyLogical:
+      out.fn = ExecCopy;
+      out.result = loader.Slot(inst.result_id());
+      out.op[0] = loader.Slot(inst.word(0));
+      out.size = std::max<uint32_t>(loader.Type(inst.result_type_id()).lane_bytes, 1);
+      return true;
+    case Op::OpCompositeExtract: {
+      const uint32_t composite = inst.word(0);
+      std::vector<uint32_t> indices;
+      for (size_t i = 1; i < inst.num_operands(); ++i) indices.push_back(inst.word(i));
+      uint32_t offset = 0, part = 0;
+      if (!PartOffset(loader, loader.ValueTypeId(composite), indices, &offset, &part)) {
+        return loader.Fail(inst, "indices do not name a part of the composite");
+      }
+      const uint32_t size = loader.Type(inst.result_type_id()).lane_bytes;
+      plan.pieces.push_back(
+          {loader.Slot(composite), loader.TypeOfValue(composite).lane_bytes, offset, 0, size});
+      plan.result_stride = size;
+      break;
+    }
+    case Op::OpCompositeInsert: {
+      const uint32_t object = inst.word(0), composite = inst.word(1);
+      std::vector<uint32_t> indices;
+      for (size_t i = 2; i < inst.num_operands(); ++i) indices.push_back(inst.word(i));
+      uint32_t offset = 0, part = 0;
+      if (!PartOffset(loader, inst.result_type_id(), indices, &offset, &part)) {
+        return loader.Fail(inst, "indices do not name a part of the composite");
+      }
+      const uint32_t whole = loader.Type(inst.result_type_id()).lane_bytes;
+      const uint32_t size = loader.TypeOfValue(object).lane_bytes;
+      plan.pieces.push_back({loader.Slot(composite), whole, 0, 0, whole});
+      plan.pieces.push_back({loader.Slot(object), size, 0, offset, size});
+      plan.result_stride = whole;
+      break;
+    }
+    case Op::OpCompositeConstruct: {
+      const TypeInfo& result = loader.Type(inst.result_type_id());
+      uint32_t offset = 0;
+      for (size_t i = 0; i < inst.num_operands(); ++i) {
+        const uint32_t part = inst.word(i);
+        const uint32_t size = loader.TypeOfValue(part).lane_bytes;
+        if (result.kind == ir::TypeKind::kStruct) {
+          offset = static_cast<uint32_t>(loader.MemberOffsets(inst.result_type_id())[i]);
+        } else if (result.kind == ir::TypeKind::kArray) {
+          offset = static_cast<uint32_t>(i * loader.Type(result.type->element).memory_bytes);
+        }
+        plan.pieces.push_back({loader.Slot(part), size, 0, offset, size});
+        offset += size;
+      }
+      plan.result_stride = result.lane_bytes;
+      break;
+    }
+    case Op::OpVectorShuffle: {
+      const TypeInfo& a = loader.TypeOfValue(inst.word(0));
+      const TypeInfo& b = loader.TypeOfValue(inst.word(1));
+      const uint32_t element = a.value.scalar.bytes;
+      const uint32_t a_count = a.value.components;
+      for (size_t i = 2; i < inst.num_operands(); ++i) {
+        const uint32_t c = inst.word(i);
+        const uint32_t dst = static_cast<uint32_t>((i - 2) * element);
+        if (c == 0xFFFFFFFF) {
+          plan.pieces.push_back({UINT32_MAX, 0, 0, dst, element});
+        } else if (c < a_count) {
+          plan.pieces.push_back(
+              {loader.Slot(inst.word(0)), a.lane_bytes, c * element, dst, element});
+        } else {
+          plan.pieces.push_back(
+              {loader.Slot(inst.word(1)), b.lane_bytes, (c - a_count) * element, dst, element});
+        }
+      }
+      plan.result_stride = loader.Type(inst.result_type_id()).lane_bytes;
+      break;
+    }
+    case Op::OpVectorExtractDynamic:
+    case Op::OpVectorInsertDynamic: {
+      const bool extract = inst.opcode() == Op::OpVectorExtractDynamic;
+      const TypeInfo& vector = loader.TypeOfValue(inst.word(0));
+      out.fn = extract ? ExecExtractDynamic : ExecInsertDynamic;
+      out.result = loader.Slot(inst.result_id());
+      for (size_t i = 0; i < inst.num_operands(); ++i) out.op[i] = loader.Slot(inst.word(i));
+      out.size = vector.value.scalar.bytes;
+      out.count = vector.value.components;
+      out.aux = loader.TypeOfValue(inst.word(extract ? 1 : 2)).lane_bytes;
+      return true;
+    }
+    default:
+      return false;
+  }
+  out.fn = ExecCopyPlan;
+  out.result = loader.Slot(inst.result_id());
+  for (const Piece& p : plan.pieces) plan.through_scratch |= p.src_slot == out.result;
+  if (plan.result_stride > 1024) return loader.Fail(inst, "composite larger than 1024 bytes");
+  out.data = loader.program().Own(std::move(plan));
+  return true;
+}
+
+}  // namespace xmx::interp

@@ -1,0 +1,624 @@
+#include "interp/loader.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "grammar/grammar.hpp"
+#include "interp/post_dominators.hpp"
+
+namespace xmx::interp {
+
+const Instr kExitInstr{};
+
+namespace {
+
+constexpr uint32_t kSlotAlignment = 16;
+
+uint32_t AlignUp(uint32_t value, uint32_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+// Instructions that take no time: structure hints and lifetime markers.
+bool IsIgnored(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpLoopMerge:
+    case spv::Op::OpSelectionMerge:
+    case spv::Op::OpLine:
+    case spv::Op::OpNoLine:
+    case spv::Op::OpLifetimeStart:
+    case spv::Op::OpLifetimeStop:
+    case spv::Op::OpNop:
+      return true;
+    default:
+      return false;
+  }
+}
+
+constexpr FamilyBinder kFamilies[] = {
+    BindArith, BindConvert,        BindComposite, BindMemory,  BindControl, BindAtomic,
+    BindGroup, BindIntelSubgroups, BindMatrixMad, BindBlock2d, BindExtInst,
+};
+
+}  // namespace
+
+Loader::Loader(const ir::Module& module, const ir::TypeTable& types, const ir::ModuleInfo& info,
+               Program& program, const LoadOptions& options)
+    : module_(module), types_(types), info_(info), program_(program), options_(options) {
+  for (const ir::Instruction& inst : module.ext_inst_imports()) {
+    if (inst.StringOperand(0) == "OpenCL.std") opencl_std_set_ = inst.result_id();
+  }
+  for (const ir::Instruction& inst : module.globals()) {
+    if (inst.has_result_type() && inst.has_result_id()) {
+      value_types_[inst.result_id()] = inst.result_type_id();
+    }
+  }
+  for (const ir::Function& f : module.functions()) {
+    value_types_[f.id()] = f.def.result_type_id();
+    for (const ir::Instruction& p : f.parameters) value_types_[p.result_id()] = p.result_type_id();
+    for (const ir::BasicBlock& b : f.blocks) {
+      blocks_[b.id()] = &b;
+      for (const ir::Instruction& inst : b.instructions) {
+        if (inst.has_result_type() && inst.has_result_id()) {
+          value_types_[inst.result_id()] = inst.result_type_id();
+        }
+      }
+    }
+  }
+}
+
+const TypeInfo& Loader::Type(uint32_t type_id) {
+  auto it = type_info_.find(type_id);
+  if (it != type_info_.end()) return it->second;
+  TypeInfo info;
+  const ir::Type* type = types_.GetType(type_id);
+  if (type != nullptr) {
+    info.type = type;
+    info.kind = type->kind;
+    info.memory_bytes = type->byte_size.value_or(0);
+    info.alignment = type->alignment;
+    switch (type->kind) {
+      case ir::TypeKind::kBool:
+        info.value = {{ScalarKind::kBool, 1}, 1};
+        info.lane_bytes = 1;
+        break;
+      case ir::TypeKind::kInt:
+        info.value = {{ScalarKind::kInt, static_cast<uint8_t>(type->width / 8)}, 1};
+        info.lane_bytes = type->width / 8;
+        break;
+      case ir::TypeKind::kFloat:
+        info.value = {{ScalarKind::kFloat, static_cast<uint8_t>(type->width / 8)}, 1};
+        info.lane_bytes = type->width / 8;
+        break;
+      case ir::TypeKind::kPointer:
+        info.value = {{ScalarKind::kPointer, 8}, 1};
+        info.lane_bytes = 8;
+        info.pointee = type->element;
+        info.storage = type->storage_class;
+        break;
+      case ir::TypeKind::kVector: {
+        const TypeInfo& element = Type(type->element);
+        info.value = {element.value.scalar, type->count};
+        info.lane_bytes = element.lane_bytes * type->count;
+        break;
+      }
+      case ir::TypeKind::kArray:
+      case ir::TypeKind::kStruct:
+        info.lane_bytes = static_cast<uint32_t>(info.memory_bytes);
+        break;
+      case ir::TypeKind::kEvent:
+        info.value = {{ScalarKind::kInt, 8}, 1};
+        info.lane_bytes = 8;
+        break;
+      default:
+        break;
+    }
+  }
+  return type_info_.emplace(type_id, info).first->second;
+}
+
+uint32_t Loader::ValueTypeId(uint32_t id) const {
+  auto it = value_types_.find(id);
+  return it == value_types_.end() ? 0 : it->second;
+}
+
+const TypeInfo& Loader::TypeOfValue(uint32_t id) { return Type(ValueTypeId(id)); }
+
+std::optional<uint64_t> Loader::ConstantValue(uint32_t id) const {
+  return types_.GetConstantUInt(id, /*allow_spec=*/true);
+}
+
+uint32_t Loader::Slot(uint32_t id) {
+  auto it = slots_.find(id);
+  if (it != slots_.end()) return it->second;
+  const TypeInfo& type = TypeOfValue(id);
+  const uint32_t lane_bytes = std::max<uint32_t>(type.lane_bytes, 1);
+  const uint32_t offset = AlignUp(program_.register_bytes, kSlotAlignment);
+  program_.register_bytes = offset + lane_bytes * program_.subgroup_size;
+  slots_[id] = offset;
+  if (const ir::Constant* constant = types_.GetConstant(id)) {
+    (void)constant;
+    MaterialiseConstant(id, offset, type);
+  }
+  return offset;
+}
+
+uint32_t Loader::ImmediateSlot(const std::vector<uint8_t>& lane_value) {
+  const uint32_t offset = AlignUp(program_.register_bytes, kSlotAlignment);
+  const uint32_t lane_bytes = static_cast<uint32_t>(std::max<size_t>(lane_value.size(), 1));
+  program_.register_bytes = offset + lane_bytes * program_.subgroup_size;
+  program_.register_image.resize(program_.register_bytes, 0);
+  for (uint32_t lane = 0; lane < program_.subgroup_size; ++lane) {
+    std::memcpy(&program_.register_image[offset + lane * lane_bytes], lane_value.data(),
+                lane_value.size());
+  }
+  return offset;
+}
+
+uint32_t Loader::ScratchSlot(uint32_t bytes) {
+  if (bytes > scratch_bytes_) {
+    scratch_bytes_ = bytes;
+    scratch_slot_ = AlignUp(program_.register_bytes, kSlotAlignment);
+    program_.register_bytes = scratch_slot_ + bytes * program_.subgroup_size;
+  }
+  return scratch_slot_;
+}
+
+// The bytes of constant `id` in the register layout (memory_layout false) or in memory layout
+// (aggregate members at their offsets).
+bool Loader::ConstantBytes(uint32_t id, uint8_t* out, const TypeInfo& type, bool memory_layout) {
+  const ir::Constant* constant = types_.GetConstant(id);
+  if (constant == nullptr) {
+    // OpUndef at module scope, or an id that is not a constant.
+    return true;
+  }
+  switch (constant->kind) {
+    case ir::ConstantKind::kTrue:
+      out[0] = 1;
+      return true;
+    case ir::ConstantKind::kFalse:
+    case ir::ConstantKind::kNull:
+      return true;
+    case ir::ConstantKind::kScalar: {
+      const uint32_t bytes = type.value.scalar.bytes;
+      for (uint32_t i = 0; i < bytes; ++i) {
+        const uint32_t word = constant->words[i / 4];
+        out[i] = static_cast<uint8_t>(word >> (8 * (i % 4)));
+      }
+      return true;
+    }
+    case ir::ConstantKind::kComposite: {
+      const ir::Type* t = type.type;
+      if (t == nullptr) return false;
+      uint64_t offset = 0;
+      for (size_t i = 0; i < constant->words.size(); ++i) {
+        const uint32_t member = constant->words[i];
+        const TypeInfo& member_type = TypeOfValue(member);
+        if (t->kind == ir::TypeKind::kStruct) {
+          offset = MemberOffsets(t->id)[i];
+        }
+        if (!ConstantBytes(member, out + offset, member_type, memory_layout)) return false;
+        if (t->kind == ir::TypeKind::kVector) {
+          offset += member_type.lane_bytes;
+        } else if (t->kind != ir::TypeKind::kStruct) {
+          offset += member_type.memory_bytes;
+        }
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool Loader::MaterialiseConstant(uint32_t id, uint32_t slot, const TypeInfo& type) {
+  std::vector<uint8_t> lane(std::max<uint32_t>(type.lane_bytes, 1), 0);
+  const ir::Constant* constant = types_.GetConstant(id);
+  if (constant != nullptr && !ConstantBytes(id, lane.data(), type, false)) {
+    return Fail(*constant->inst, "xmx-run cannot evaluate this constant");
+  }
+  program_.register_image.resize(
+      std::max<size_t>(program_.register_image.size(), slot + lane.size() * subgroup_size()), 0);
+  for (uint32_t l = 0; l < subgroup_size(); ++l) {
+    std::memcpy(&program_.register_image[slot + l * lane.size()], lane.data(), lane.size());
+  }
+  return true;
+}
+
+const std::vector<uint64_t>& Loader::MemberOffsets(uint32_t struct_type_id) {
+  auto it = member_offsets_.find(struct_type_id);
+  if (it != member_offsets_.end()) return it->second;
+  std::vector<uint64_t> offsets;
+  const ir::Type* t = types_.GetType(struct_type_id);
+  const bool packed = info_.HasDecoration(struct_type_id, spv::Decoration::CPacked);
+  uint64_t offset = 0;
+  if (t != nullptr) {
+    for (uint32_t member : t->members) {
+      const TypeInfo& m = Type(member);
+      if (!packed) offset = (offset + m.alignment - 1) / m.alignment * m.alignment;
+      offsets.push_back(offset);
+      offset += m.memory_bytes;
+    }
+    // An explicit Offset decoration wins.
+    for (const ir::DecorationInfo& d : info_.GetDecorations(struct_type_id)) {
+      if (d.decoration == spv::Decoration::Offset && d.member && *d.member < offsets.size() &&
+          !d.operands.empty()) {
+        offsets[*d.member] = d.operands[0];
+      }
+    }
+  }
+  return member_offsets_.emplace(struct_type_id, std::move(offsets)).first->second;
+}
+
+bool Loader::Fail(const ir::Instruction& inst, std::string message) {
+  if (!error_) {
+    LoadError e;
+    e.message = std::move(message);
+    if (inst.source_index() != ir::Instruction::kNotFromBinary) {
+      e.instruction_index = inst.source_index();
+    }
+    error_ = std::move(e);
+  }
+  return true;
+}
+
+std::optional<spv::FPRoundingMode> Loader::RoundingMode(uint32_t id) const {
+  const ir::DecorationInfo* d = info_.FindDecoration(id, spv::Decoration::FPRoundingMode);
+  if (d == nullptr || d->operands.empty()) return std::nullopt;
+  return static_cast<spv::FPRoundingMode>(d->operands[0]);
+}
+
+bool Loader::Saturated(uint32_t id) const {
+  return info_.HasDecoration(id, spv::Decoration::SaturatedConversion);
+}
+
+std::string Loader::ImportName(uint32_t function_id) const {
+  const ir::DecorationInfo* d =
+      info_.FindDecoration(function_id, spv::Decoration::LinkageAttributes);
+  if (d == nullptr || d->operands.empty()) return info_.GetName(function_id);
+  std::string name;
+  for (uint32_t word : d->operands) {
+    for (int i = 0; i < 4; ++i) {
+      const char c = static_cast<char>(word >> (8 * i));
+      if (c == '\0') return name;
+      name.push_back(c);
+    }
+  }
+  return name;
+}
+
+void Loader::ResolveLater(const Instr** target, uint32_t label) {
+  block_fixups_.emplace_back(target, label);
+}
+void Loader::ResolveFunctionLater(const Instr** target, uint32_t function_id) {
+  function_fixups_.emplace_back(target, function_id);
+}
+void Loader::ReconvergenceLater(const Instr** target, uint32_t label) {
+  ipdom_fixups_.emplace_back(target, label);
+}
+
+std::vector<PhiCopy> Loader::EdgeCopies(uint32_t from, uint32_t to, bool* through_scratch) {
+  std::vector<PhiCopy> copies;
+  *through_scratch = false;
+  auto it = blocks_.find(to);
+  if (it == blocks_.end()) return copies;
+  for (const ir::Instruction& inst : it->second->instructions) {
+    if (inst.opcode() != spv::Op::OpPhi) break;
+    for (size_t i = 0; i + 1 < inst.num_operands(); i += 2) {
+      if (inst.word(i + 1) != from) continue;
+      const uint32_t size = std::max<uint32_t>(TypeOfValue(inst.result_id()).lane_bytes, 1);
+      copies.push_back({Slot(inst.result_id()), Slot(inst.word(i)), size});
+      break;
+    }
+  }
+  for (const PhiCopy& a : copies) {
+    for (const PhiCopy& b : copies) *through_scratch |= a.dst == b.src && &a != &b;
+  }
+  if (*through_scratch) {
+    uint32_t total = 0;
+    for (const PhiCopy& c : copies) total += c.size;
+    ScratchSlot(total);
+  }
+  return copies;
+}
+
+bool Loader::LoadFunction(const ir::Function& function) {
+  current_function_ = &function;
+  function_entry_[function.id()] = static_cast<uint32_t>(program_.code.size());
+  // Successors per block for the post-dominators; blocks in module order.
+  std::unordered_map<uint32_t, uint32_t> block_index;
+  for (const ir::BasicBlock& b : function.blocks) {
+    block_index.emplace(b.id(), static_cast<uint32_t>(block_index.size()));
+  }
+  std::vector<std::vector<uint32_t>> successors(block_index.size());
+  for (const ir::BasicBlock& block : function.blocks) {
+    current_block_ = block.id();
+    block_start_[block.id()] = static_cast<uint32_t>(program_.code.size());
+    std::vector<uint32_t>& succ = successors[block_index[block.id()]];
+    for (const ir::Instruction& inst : block.instructions) {
+      const spv::Op op = inst.opcode();
+      if (op == spv::Op::OpPhi || IsIgnored(op)) continue;
+      switch (op) {
+        case spv::Op::OpBranch:
+          succ.push_back(block_index.count(inst.word(0)) ? block_index[inst.word(0)] : kExitBlock);
+          break;
+        case spv::Op::OpBranchConditional:
+          for (size_t i = 1; i <= 2; ++i) {
+            succ.push_back(block_index.count(inst.word(i)) ? block_index[inst.word(i)]
+                                                           : kExitBlock);
+          }
+          break;
+        case spv::Op::OpSwitch:
+          // Operands: selector, default, then (literal, label) pairs.
+          for (size_t i = 1; i < inst.num_operands(); i += (i == 1 ? 2 : 2)) {
+            // i = 1 is the default label; the pairs' labels are operands 3, 5, ...
+            const uint32_t label = inst.word(i);
+            succ.push_back(block_index.count(label) ? block_index[label] : kExitBlock);
+          }
+          break;
+        case spv::Op::OpReturn:
+        case spv::Op::OpReturnValue:
+        case spv::Op::OpUnreachable:
+        case spv::Op::OpKill:
+          succ.push_back(kExitBlock);
+          break;
+        default:
+          break;
+      }
+      Instr out;
+      out.source_index = static_cast<uint32_t>(
+          inst.source_index() == ir::Instruction::kNotFromBinary ? 0 : inst.source_index());
+      bool bound = false;
+      for (FamilyBinder bind : kFamilies) {
+        if (bind(*this, inst, out)) {
+          bound = true;
+          break;
+        }
+      }
+      if (failed()) return false;
+      if (!bound) {
+        const grammar::Instruction* g = grammar::FindInstruction(static_cast<uint32_t>(op));
+        Fail(inst, std::string("xmx-run does not execute ") +
+                       (g != nullptr ? g->name : "opcode " + std::to_string(uint32_t(op))));
+        return false;
+      }
+      if (out.fn != nullptr) program_.code.push_back(out);
+    }
+  }
+  const std::vector<uint32_t> ipdom = ImmediatePostDominators(successors);
+  std::vector<uint32_t> labels(block_index.size());
+  for (const auto& [label, index] : block_index) labels[index] = label;
+  for (const auto& [label, index] : block_index) {
+    ipdom_[label] = ipdom[index] == kExitBlock ? 0 : labels[ipdom[index]];
+  }
+  return true;
+}
+
+bool Loader::LoadGlobals() {
+  for (const ir::Instruction& inst : module_.globals()) {
+    if (inst.opcode() != spv::Op::OpVariable) continue;
+    const uint32_t id = inst.result_id();
+    const TypeInfo& pointer = Type(inst.result_type_id());
+    const TypeInfo& pointee = Type(pointer.pointee);
+    VariableInfo var;
+    var.storage = pointer.storage;
+    var.bytes = pointee.memory_bytes;
+    var.alignment = std::max<uint64_t>(pointee.alignment, 1);
+    var.slot = Slot(id);
+    var.name = info_.GetName(id);
+    if (const ir::DecorationInfo* d = info_.FindDecoration(id, spv::Decoration::BuiltIn)) {
+      var.builtin = static_cast<spv::BuiltIn>(d->operands[0]);
+    }
+    if (!var.builtin && var.storage == spv::StorageClass::Input) {
+      // LLVM's backend may import builtins by name: "__spirv_BuiltInGlobalInvocationId".
+      const std::string name = ImportName(id);
+      constexpr std::string_view kPrefix = "__spirv_BuiltIn";
+      if (name.rfind(kPrefix, 0) == 0) {
+        const grammar::OperandKind* kind = grammar::FindOperandKind("BuiltIn");
+        if (kind != nullptr) {
+          for (const grammar::Enumerant& e : kind->enumerants) {
+            if (name.substr(kPrefix.size()) == e.name)
+              var.builtin = static_cast<spv::BuiltIn>(e.value);
+          }
+        }
+      }
+      if (!var.builtin) return Fail(inst, "Input variable '" + name + "' is not a builtin");
+    }
+    if (inst.num_operands() >= 2) {
+      var.initializer.assign(var.bytes, 0);
+      if (!ConstantBytes(inst.word(1), var.initializer.data(), pointee, true)) {
+        return Fail(inst, "xmx-run cannot evaluate this variable's initializer");
+      }
+    }
+    switch (var.storage) {
+      case spv::StorageClass::Input:
+        var.index = static_cast<uint32_t>(program_.private_variables.size());
+        program_.private_variables.push_back(std::move(var));
+        break;
+      case spv::StorageClass::Workgroup:
+        var.index = static_cast<uint32_t>(program_.local_variables.size());
+        program_.local_variables.push_back(std::move(var));
+        break;
+      case spv::StorageClass::CrossWorkgroup:
+      case spv::StorageClass::UniformConstant:
+        var.index = static_cast<uint32_t>(program_.global_variables.size());
+        program_.global_variables.push_back(std::move(var));
+        break;
+      default:
+        return Fail(inst, "xmx-run does not support module-scope variables in this storage class");
+    }
+  }
+  return true;
+}
+
+uint32_t Loader::AddPrivateVariable(VariableInfo var) {
+  var.index = static_cast<uint32_t>(program_.private_variables.size());
+  program_.private_variables.push_back(std::move(var));
+  return program_.private_variables.back().index;
+}
+
+bool Loader::LoadKernelInterface(const ir::Function& kernel) {
+  uint32_t index = 0;
+  for (const ir::Instruction& param : kernel.parameters) {
+    KernelParameter p;
+    p.slot = Slot(param.result_id());
+    p.name = info_.GetName(param.result_id());
+    const TypeInfo& type = Type(param.result_type_id());
+    p.lane_bytes = type.lane_bytes;
+    if (type.kind == ir::TypeKind::kPointer) {
+      bool by_value = false;
+      for (const ir::DecorationInfo& d : info_.GetDecorations(param.result_id())) {
+        by_value |= d.decoration == spv::Decoration::FuncParamAttr && !d.operands.empty() &&
+                    d.operands[0] == static_cast<uint32_t>(spv::FunctionParameterAttribute::ByVal);
+      }
+      switch (type.storage) {
+        case spv::StorageClass::CrossWorkgroup:
+        case spv::StorageClass::Generic:
+          p.kind = KernelParameter::Kind::kGlobalPointer;
+          break;
+        case spv::StorageClass::UniformConstant:
+          p.kind = KernelParameter::Kind::kConstantPointer;
+          break;
+        case spv::StorageClass::Workgroup:
+          p.kind = KernelParameter::Kind::kLocalPointer;
+          break;
+        case spv::StorageClass::Function:
+          if (!by_value)
+            return Fail(param, "kernel parameter " + std::to_string(index) +
+                                   " is a private pointer without ByVal");
+          p.kind = KernelParameter::Kind::kByValue;
+          p.pointee_bytes = Type(type.pointee).memory_bytes;
+          {
+            // Each work-item gets its own copy, which the kernel may modify.
+            VariableInfo copy;
+            copy.bytes = p.pointee_bytes;
+            copy.alignment = std::max<uint64_t>(Type(type.pointee).alignment, 1);
+            copy.name = "by-value argument " + std::to_string(index);
+            p.private_variable = AddPrivateVariable(std::move(copy));
+          }
+          break;
+        default:
+          return Fail(param, "kernel parameter " + std::to_string(index) +
+                                 " has a pointer type xmx-run cannot pass");
+      }
+    } else if (type.kind == ir::TypeKind::kInt || type.kind == ir::TypeKind::kFloat ||
+               type.kind == ir::TypeKind::kVector) {
+      p.kind = KernelParameter::Kind::kScalar;
+      p.type = type.value;
+    } else {
+      return Fail(param, "kernel parameter " + std::to_string(index) +
+                             " has a type xmx-run cannot pass (structs are passed ByVal)");
+    }
+    program_.parameters.push_back(std::move(p));
+    ++index;
+  }
+  return true;
+}
+
+bool Loader::Run(const std::string& kernel_name) {
+  std::string why;
+  std::optional<KernelSummary> kernel = FindKernel(module_, kernel_name, &why);
+  if (!kernel) {
+    error_ = LoadError{why, std::nullopt};
+    return false;
+  }
+  program_.kernel_name = kernel->name;
+  program_.subgroup_size = kernel->subgroup_size.value_or(options_.subgroup_size);
+  for (int i = 0; i < 3; ++i) program_.required_local_size[i] = kernel->local_size[i];
+  program_.pointer_bytes = static_cast<uint32_t>(types_.pointer_size().value_or(8));
+  if (!LoadGlobals()) return false;
+  // The kernel and every function it reaches; declarations (imports) are bound by their callers.
+  std::vector<uint32_t> order{kernel->function_id};
+  std::unordered_map<uint32_t, bool> seen{{kernel->function_id, true}};
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (uint32_t callee : info_.GetCallees(order[i])) {
+      const ir::Function* f = info_.GetFunction(callee);
+      if (f != nullptr && !f->IsDeclaration() && !seen[callee]) {
+        seen[callee] = true;
+        order.push_back(callee);
+      }
+    }
+  }
+  program_.code.reserve(1024);
+  for (uint32_t id : order) {
+    if (!LoadFunction(*info_.GetFunction(id))) return false;
+  }
+  if (!LoadKernelInterface(*info_.GetFunction(kernel->function_id))) return false;
+  // Resolve block, function and reconvergence targets now that the code has its final address.
+  const Instr* base = program_.code.data();
+  for (auto& [target, label] : block_fixups_) *target = base + block_start_.at(label);
+  for (auto& [target, function] : function_fixups_) *target = base + function_entry_.at(function);
+  for (auto& [target, label] : ipdom_fixups_) {
+    const uint32_t post = ipdom_.count(label) ? ipdom_[label] : 0;
+    *target = post == 0 ? kExit : base + block_start_.at(post);
+  }
+  program_.kernel_entry = base + function_entry_.at(kernel->function_id);
+  program_.register_bytes = AlignUp(program_.register_bytes, 64);
+  program_.register_image.resize(program_.register_bytes, 0);
+  uint64_t offset = 0;
+  for (VariableInfo& v : program_.private_variables) {
+    offset = (offset + v.alignment - 1) / v.alignment * v.alignment;
+    offset += v.bytes;
+  }
+  program_.private_bytes_per_item = offset;
+  for (uint32_t* count : program_.variable_counts) {
+    *count = static_cast<uint32_t>(program_.private_variables.size());
+  }
+  return true;
+}
+
+std::optional<KernelSummary> FindKernel(const ir::Module& module, const std::string& name,
+                                        std::string* error) {
+  ir::ModuleInfo info(module);
+  std::vector<const ir::EntryPoint*> kernels;
+  for (const ir::EntryPoint& e : info.entry_points()) {
+    if (e.model == spv::ExecutionModel::Kernel) kernels.push_back(&e);
+  }
+  const ir::EntryPoint* chosen = nullptr;
+  if (name.empty()) {
+    if (kernels.size() != 1) {
+      std::string names;
+      for (const ir::EntryPoint* k : kernels) names += (names.empty() ? "" : ", ") + k->name;
+      *error = kernels.empty() ? "the module has no kernel"
+                               : "the module has " + std::to_string(kernels.size()) + " kernels (" +
+                                     names + "): choose one with --kernel";
+      return std::nullopt;
+    }
+    chosen = kernels[0];
+  } else {
+    for (const ir::EntryPoint* k : kernels) {
+      if (k->name == name) chosen = k;
+    }
+    if (chosen == nullptr) {
+      *error = "the module has no kernel named '" + name + "'";
+      return std::nullopt;
+    }
+  }
+  KernelSummary summary;
+  summary.function_id = chosen->function_id;
+  summary.name = chosen->name;
+  if (auto mode = info.FindExecutionMode(chosen->function_id, spv::ExecutionMode::SubgroupSize)) {
+    if (!mode->operands.empty()) summary.subgroup_size = mode->operands[0];
+  }
+  if (auto mode = info.FindExecutionMode(chosen->function_id, spv::ExecutionMode::LocalSize)) {
+    for (size_t i = 0; i < 3 && i < mode->operands.size(); ++i) {
+      summary.local_size[i] = mode->operands[i];
+    }
+  }
+  return summary;
+}
+
+std::optional<Program> LoadProgram(const ir::Module& module, std::span<const uint32_t> words,
+                                   const LoadOptions& options, LoadError* error) {
+  ir::TypeTable types(module);
+  ir::ModuleInfo info(module);
+  Program program;
+  program.module_words.assign(words.begin(), words.end());
+  Loader loader(module, types, info, program, options);
+  if (!loader.Run(options.kernel)) {
+    *error = loader.error().value_or(LoadError{"loading failed", std::nullopt});
+    return std::nullopt;
+  }
+  return program;
+}
+
+}  // namespace xmx::interp

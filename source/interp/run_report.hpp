@@ -1,0 +1,60 @@
+// Undefined behaviour found while running, reported with the instruction, the work-item and the
+// values (CLI.md, --check).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace xmx::interp {
+
+enum class CheckMode : uint8_t { kError, kWarn, kOff };
+
+struct RunReport {
+  std::string rule;     // stable id, e.g. "memory.out-of-bounds"
+  std::string message;  // names the operands and values
+  uint32_t instruction_index = 0;
+  std::string instruction_text;  // filled in when the report is printed
+  bool about_work_item = false;
+  uint64_t global_id[3] = {};
+  uint64_t local_id[3] = {};
+  uint64_t group_id[3] = {};
+  uint32_t subgroup = 0;
+  uint32_t lane = 0;
+  uint64_t group_linear = 0;  // orders reports deterministically whatever the thread count
+  uint64_t sequence = 0;      // order within the work-group
+};
+
+// Collects the reports of every worker. With CheckMode::kError the first one stops the launch;
+// the one kept is the report of the lowest work-group, so the output does not depend on the
+// thread count.
+class ReportSink {
+ public:
+  explicit ReportSink(CheckMode mode, size_t limit = 100) : mode_(mode), limit_(limit) {}
+  CheckMode mode() const { return mode_; }
+  // Returns true when execution must stop.
+  bool Add(RunReport report) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++total_;
+    if (reports_.size() < limit_ * 4) reports_.push_back(std::move(report));
+    if (mode_ == CheckMode::kError) stop_.store(true, std::memory_order_relaxed);
+    return mode_ == CheckMode::kError;
+  }
+  bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+  void Stop() { stop_.store(true, std::memory_order_relaxed); }
+  // Sorted by work-group, then by order of detection, at most `limit` of them.
+  std::vector<RunReport> Take();
+  size_t total() const { return total_; }
+
+ private:
+  CheckMode mode_;
+  size_t limit_;
+  std::mutex mutex_;
+  std::vector<RunReport> reports_;
+  size_t total_ = 0;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace xmx::interp

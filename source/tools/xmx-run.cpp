@@ -1,0 +1,339 @@
+// xmx-run: runs a kernel of a SPIR-V module on the CPU, the Intel matrix and block
+// instructions included, reporting undefined behaviour (CLI.md, xmx-run). The module is
+// validated first (DECISIONS.md 13): errors stop it, warnings are printed.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "binary/parser.hpp"
+#include "interp/launch_spec.hpp"
+#include "interp/loader.hpp"
+#include "text/disassembler.hpp"
+#include "tools/tool_io.hpp"
+#include "xmx/device.hpp"
+#include "xmx/interpreter.hpp"
+#include "xmx/validator.hpp"
+
+namespace {
+
+using xmx::tools::kExitInvalid;
+using xmx::tools::kExitOk;
+using xmx::tools::kExitUsage;
+namespace interp = xmx::interp;
+
+// Lines of the module's disassembly, to show the instruction a report is about.
+class InstructionLines {
+ public:
+  explicit InstructionLines(std::span<const uint32_t> words) : words_(words) {}
+  std::string Line(size_t index) {
+    if (lines_.empty()) {
+      xmx::text::DisassembleOptions options;
+      options.indent = false;
+      options.header = false;
+      xmx::Diagnostic ignored;
+      xmx::text::Disassemble(words_, options, &listing_, &ignored);
+      for (size_t start = 0; start < listing_.size();) {
+        size_t end = listing_.find('\n', start);
+        if (end == std::string::npos) end = listing_.size();
+        lines_.emplace_back(listing_.data() + start, end - start);
+        start = end + 1;
+      }
+    }
+    return index < lines_.size() ? std::string(lines_[index]) : std::string();
+  }
+
+ private:
+  std::span<const uint32_t> words_;
+  std::string listing_;
+  std::vector<std::string_view> lines_;
+};
+
+std::string Triple(const uint64_t v[3]) {
+  return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
+}
+
+void PrintReport(const interp::RunReport& r, bool error, InstructionLines& lines) {
+  std::cerr << (error ? "error" : "warning") << ": instruction " << r.instruction_index << ": "
+            << r.message << " [" << r.rule << "]\n";
+  const std::string text = lines.Line(r.instruction_index);
+  if (!text.empty()) std::cerr << "  " << text << "\n";
+  if (r.about_work_item) {
+    std::cerr << "  work-item global " << Triple(r.global_id) << " local " << Triple(r.local_id)
+              << " group " << Triple(r.group_id) << ", subgroup " << r.subgroup << " lane "
+              << r.lane << "\n";
+  } else {
+    std::cerr << "  work-group " << Triple(r.group_id) << ", subgroup " << r.subgroup << "\n";
+  }
+}
+
+bool WriteFile(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  if (!out) {
+    std::cerr << "error: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+// Compares a buffer with a file; prints the first differing offsets.
+bool Expect(uint32_t index, const std::string& path, const std::vector<uint8_t>& actual) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "error: --expect " << index << ": cannot read " << path << "\n";
+    return false;
+  }
+  std::vector<uint8_t> expected((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+  if (expected == actual) return true;
+  std::cerr << "error: argument " << index << " differs from " << path;
+  if (expected.size() != actual.size()) {
+    std::cerr << ": " << actual.size() << " bytes, expected " << expected.size();
+  }
+  std::cerr << "\n";
+  size_t shown = 0;
+  for (size_t i = 0; i < std::min(expected.size(), actual.size()) && shown < 8; ++i) {
+    if (expected[i] == actual[i]) continue;
+    char line[96];
+    std::snprintf(line, sizeof(line), "  offset %zu: 0x%02x, expected 0x%02x\n", i, actual[i],
+                  expected[i]);
+    std::cerr << line;
+    ++shown;
+  }
+  return false;
+}
+
+uint32_t DefaultSubgroupSize(const xmx::device::DeviceProfile* device) {
+  if (device == nullptr || device->any_power_of_two_subgroup_size) return 16;
+  if (device->SupportsSubgroupSize(16)) return 16;
+  return device->subgroup_sizes.empty() ? 16 : device->subgroup_sizes.front();
+}
+
+int Run(int argc, char** argv) {
+  CLI::App app{"xmx-run - Run a kernel of a SPIR-V module, Intel matrix instructions included",
+               "xmx-run"};
+  std::string module_path, run_file, kernel, global, local, device_name, check = "error";
+  std::string mma_fp = "exact";
+  std::optional<uint32_t> subgroup_size, threads;
+  std::vector<std::string> args, dumps, expects;
+  bool stats = false, version = false;
+  app.add_option("module", module_path, "SPIR-V module (\"-\" for standard input)");
+  app.add_flag("--version", version, "Display version information");
+  app.add_option("--run", run_file, "Read the launch from a JSON file (same content as options)");
+  app.add_option("--kernel", kernel, "Kernel to run (optional when the module has one)");
+  app.add_option("--global", global, "Global size X[,Y[,Z]]");
+  app.add_option("--local", local, "Local size X[,Y[,Z]]");
+  app.add_option("--subgroup-size", subgroup_size, "Subgroup size of a kernel that declares none");
+  app.add_option("--device", device_name, "Device tables (validation, default subgroup size)");
+  app.add_option("--arg", args, "Kernel argument, one per parameter in order (see --help)");
+  app.add_option("--dump", dumps, "INDEX=PATH: write buffer argument INDEX to PATH");
+  app.add_option("--expect", expects, "INDEX=PATH: compare buffer argument INDEX with PATH");
+  app.add_option("--check", check, "Undefined behaviour: error (stop), warn or off")
+      ->check(CLI::IsMember({"error", "warn", "off"}));
+  app.add_option("--threads", threads, "Worker threads for work-groups (default: all cores)");
+  app.add_flag("--stats", stats, "Print instructions executed, lane-instructions, time");
+  app.add_option("--mma-fp", mma_fp, "Float model of the matrix instruction: exact or ordered")
+      ->check(CLI::IsMember({"exact", "ordered"}));
+  app.footer(
+      "Arguments: i8:V i16:V i32:V i64:V f16:V f32:V f64:V, vectors i32x4:1,2,3,4; "
+      "buffer:file=PATH buffer:zero:BYTES buffer:fill=HEXBYTE:BYTES buffer:random=SEED:BYTES; "
+      "local:BYTES.");
+  if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-run")) return *exit;
+
+  std::string error;
+  interp::LaunchSpec spec;
+  if (!run_file.empty()) {
+    std::optional<interp::LaunchSpec> file = interp::ReadRunFile(run_file, &error);
+    if (!file) {
+      std::cerr << "error: " << error << "\n";
+      return kExitUsage;
+    }
+    spec = std::move(*file);
+    if (!module_path.empty()) spec.module = module_path;
+  } else {
+    spec.module = module_path;
+    spec.kernel = kernel;
+    if (global.empty()) {
+      std::cerr << "error: --global is required (or --run FILE.json)\n";
+      return kExitUsage;
+    }
+    auto g = interp::ParseSizes(global, "--global", &error);
+    if (!g) {
+      std::cerr << "error: " << error << "\n";
+      return kExitUsage;
+    }
+    spec.global = *g;
+    if (!local.empty()) {
+      auto l = interp::ParseSizes(local, "--local", &error);
+      if (!l) {
+        std::cerr << "error: " << error << "\n";
+        return kExitUsage;
+      }
+      spec.local = *l;
+    }
+    spec.subgroup_size = subgroup_size;
+    spec.device = device_name;
+    for (const std::string& a : args) {
+      auto parsed = interp::ParseArgSpec(a, {}, &error);
+      if (!parsed) {
+        std::cerr << "error: " << error << "\n";
+        return kExitUsage;
+      }
+      spec.args.push_back(std::move(*parsed));
+    }
+    for (const auto& [list, out] : {std::pair{&dumps, &spec.dumps}, {&expects, &spec.expects}}) {
+      for (const std::string& d : *list) {
+        auto parsed = interp::ParseIndexPath(d, list == &dumps ? "--dump" : "--expect", {}, &error);
+        if (!parsed) {
+          std::cerr << "error: " << error << "\n";
+          return kExitUsage;
+        }
+        out->push_back(*parsed);
+      }
+    }
+    spec.check = *interp::ParseCheckMode(check, &error);
+    spec.threads = threads.value_or(0);
+    spec.stats = stats;
+    spec.mma_fp = mma_fp;
+    if (!interp::ValidateLaunchSpec(spec, &error)) {
+      std::cerr << "error: " << error << "\n";
+      return kExitUsage;
+    }
+  }
+  if (spec.module.empty()) {
+    std::cerr << "error: no module given\n";
+    return kExitUsage;
+  }
+
+  const xmx::device::DeviceProfile* device = nullptr;
+  if (!spec.device.empty()) {
+    device = xmx::device::FindBuiltinProfile(spec.device);
+    if (device == nullptr) {
+      std::cerr << "error: unknown device '" << spec.device << "'\n";
+      return kExitUsage;
+    }
+  }
+  std::optional<std::vector<uint8_t>> bytes = xmx::tools::ReadInput(spec.module);
+  if (!bytes) return kExitUsage;
+  std::vector<uint32_t> words;
+  xmx::Diagnostic diag;
+  if (!xmx::binary::BytesToWords(*bytes, &words, &diag)) {
+    std::cerr << diag.Format() << "\n";
+    return kExitInvalid;
+  }
+
+  // Validation first (DECISIONS.md 13).
+  xmx::val::ValidatorOptions val_options;
+  val_options.device = device;
+  val_options.subgroup_size = spec.subgroup_size;
+  const xmx::val::ValidationResult validation = xmx::val::Validate(words, val_options);
+  for (const xmx::Diagnostic& d : validation.diagnostics) {
+    if (d.severity == xmx::Severity::kRemark) continue;
+    std::cerr << d.Format() << "\n";
+    if (!d.instruction_text.empty()) std::cerr << "  " << d.instruction_text << "\n";
+  }
+  if (!validation.valid) {
+    std::cerr << "error: " << spec.module << " is not valid; xmx-run runs only valid modules\n";
+    return kExitInvalid;
+  }
+  std::optional<xmx::ir::Module> module = xmx::ir::Module::FromWords(words, &diag);
+  if (!module) {
+    std::cerr << diag.Format() << "\n";
+    return kExitInvalid;
+  }
+  std::optional<interp::KernelSummary> summary = interp::FindKernel(*module, spec.kernel, &error);
+  if (!summary) {
+    std::cerr << "error: " << error << "\n";
+    return kExitUsage;
+  }
+  interp::LoadOptions load;
+  load.kernel = summary->name;
+  load.subgroup_size = spec.subgroup_size.value_or(DefaultSubgroupSize(device));
+  load.ordered_matrix_fp = spec.mma_fp == "ordered";
+  interp::LoadError load_error;
+  std::optional<interp::Program> program = interp::LoadProgram(*module, words, load, &load_error);
+  if (!program) {
+    xmx::Diagnostic d;
+    d.message = load_error.message;
+    d.instruction_index = load_error.instruction_index;
+    std::cerr << d.Format() << "\n";
+    if (load_error.instruction_index) {
+      InstructionLines lines(words);
+      std::cerr << "  " << lines.Line(*load_error.instruction_index) << "\n";
+    }
+    return kExitInvalid;
+  }
+
+  interp::RunRequest request;
+  request.program = &*program;
+  request.geometry.dims = static_cast<uint32_t>(spec.global.size());
+  for (size_t d = 0; d < spec.global.size(); ++d) request.geometry.global[d] = spec.global[d];
+  if (spec.local.empty()) {
+    interp::DefaultLocalSize(*program, &request.geometry);
+  } else {
+    for (size_t d = 0; d < spec.local.size(); ++d) request.geometry.local[d] = spec.local[d];
+  }
+  request.options.check = spec.check;
+  request.options.ordered_matrix_fp = load.ordered_matrix_fp;
+  request.threads =
+      spec.threads != 0 ? spec.threads : std::max(1u, std::thread::hardware_concurrency());
+  for (const interp::ArgSpec& a : spec.args) {
+    interp::RunArgument arg;
+    arg.kind = a.kind == interp::ArgSpec::Kind::kScalar   ? interp::RunArgument::Kind::kValue
+               : a.kind == interp::ArgSpec::Kind::kBuffer ? interp::RunArgument::Kind::kBuffer
+                                                          : interp::RunArgument::Kind::kLocal;
+    arg.bytes = a.bytes;
+    arg.local_bytes = a.local_bytes;
+    request.arguments.push_back(std::move(arg));
+  }
+  interp::RunOutcome outcome = interp::Execute(request);
+  if (!outcome.error.empty()) {
+    std::cerr << "error: " << outcome.error << "\n";
+    return kExitUsage;
+  }
+  std::cout << outcome.printf_output;
+  InstructionLines lines(words);
+  const bool fatal = spec.check == interp::CheckMode::kError;
+  for (const interp::RunReport& r : outcome.reports) PrintReport(r, fatal, lines);
+  if (outcome.total_reports > outcome.reports.size() && !fatal) {
+    std::cerr << "warning: " << outcome.total_reports - outcome.reports.size()
+              << " more reports not shown\n";
+  }
+  int exit_code = fatal && outcome.total_reports > 0 ? kExitInvalid : kExitOk;
+  if (exit_code == kExitOk) {
+    for (const auto& [index, path] : spec.dumps) {
+      if (!WriteFile(path, outcome.buffers[index])) exit_code = kExitInvalid;
+    }
+    for (const auto& [index, path] : spec.expects) {
+      if (!Expect(index, path, outcome.buffers[index])) exit_code = kExitInvalid;
+    }
+  }
+  if (spec.stats) {
+    const double seconds = outcome.stats.seconds;
+    std::fprintf(
+        stderr,
+        "instructions: %llu\nlane-instructions: %llu\nmatrix instructions: %llu\n"
+        "work-groups: %llu\nwall time: %.6f s\nlane-instructions per second: %.3g\n",
+        static_cast<unsigned long long>(outcome.stats.instructions),
+        static_cast<unsigned long long>(outcome.stats.lane_instructions),
+        static_cast<unsigned long long>(outcome.stats.matrix_instructions),
+        static_cast<unsigned long long>(outcome.stats.work_groups), seconds,
+        seconds > 0 ? static_cast<double>(outcome.stats.lane_instructions) / seconds : 0.0);
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitInvalid;
+  }
+}

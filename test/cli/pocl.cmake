@@ -1,0 +1,118 @@
+# PoCL differential material for xmx-run (test/run/README.md): pocl_run, the PoCL side of the
+# comparison, and one oracle test per run entry of test/run/manifest.json.
+#
+#   pocl.run_inputs        the committed input buffers are what utils/make_run_inputs.py writes
+#   pocl.oracle.<entry>    PoCL runs the entry (from the OpenCL C source, or from SPIR bitcode of
+#                          the module the manifest names) and writes every dumped buffer to
+#                          <build>/test/pocl/<entry>/pocl/; the fixture of the same name lets the
+#                          xmx-run comparisons reuse those dumps.
+# Needs an OpenCL ICD with PoCL (Debian: pocl-opencl-icd, ocl-icd-opencl-dev, opencl-c-headers)
+# and, for the SPIR route, llvm-spirv-15; without them the PoCL tests are left out.
+set(XMX_RUN_DIR ${CMAKE_CURRENT_SOURCE_DIR}/run)
+set(XMX_RUN_MANIFEST ${XMX_RUN_DIR}/manifest.json)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${XMX_RUN_MANIFEST})
+
+add_test(NAME pocl.run_inputs
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/utils/make_run_inputs.py --check
+                 --out-dir ${XMX_RUN_DIR}/inputs)
+
+find_package(OpenCL QUIET)
+find_program(XMX_LLVM_SPIRV NAMES llvm-spirv-15 llvm-spirv)
+if(NOT OpenCL_FOUND)
+  message(STATUS "OpenCL not found: no PoCL oracle tests (apt-get install pocl-opencl-icd "
+                 "ocl-icd-opencl-dev opencl-c-headers)")
+  return()
+endif()
+
+add_executable(pocl_run ${CMAKE_CURRENT_SOURCE_DIR}/pocl/pocl_run.cpp)
+target_link_libraries(pocl_run PRIVATE xmx OpenCL::OpenCL)
+
+# The manifest's entries, read at configure time.
+file(READ ${XMX_RUN_MANIFEST} XMX_RUN_MANIFEST_TEXT)
+string(JSON XMX_RUN_ENTRIES GET "${XMX_RUN_MANIFEST_TEXT}" entries)
+string(JSON XMX_RUN_ENTRY_COUNT LENGTH "${XMX_RUN_ENTRIES}")
+math(EXPR XMX_RUN_LAST_ENTRY "${XMX_RUN_ENTRY_COUNT} - 1")
+
+set(XMX_POCL_OUT ${CMAKE_CURRENT_BINARY_DIR}/pocl)
+foreach(index RANGE ${XMX_RUN_LAST_ENTRY})
+  string(JSON entry MEMBER "${XMX_RUN_ENTRIES}" ${index})
+  string(JSON run GET "${XMX_RUN_ENTRIES}" ${entry} run)
+  string(JSON source GET "${XMX_RUN_ENTRIES}" ${entry} source)
+  get_filename_component(stem ${source} NAME_WE)
+  string(JSON route GET "${XMX_RUN_ENTRIES}" ${entry} oracle route)
+  if(route STREQUAL "reference")
+    continue()  # committed expected buffers, no PoCL run
+  elseif(route STREQUAL "source")
+    string(JSON options GET "${XMX_RUN_ENTRIES}" ${entry} oracle build_options)
+    set(input --source ${XMX_RUN_DIR}/${source} --build-options=${options})
+  elseif(XMX_LLVM_SPIRV)
+    string(JSON variant GET "${XMX_RUN_ENTRIES}" ${entry} oracle module)
+    set(input --spir-from ${XMX_CORPUS_DIR}/spv/${stem}.${variant}.spv
+              --llvm-spirv ${XMX_LLVM_SPIRV})
+  else()
+    continue()
+  endif()
+  add_test(NAME pocl.oracle.${entry}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/compare_run.py
+                   --pocl-only --run ${XMX_RUN_DIR}/${run} --out ${XMX_POCL_OUT}/${entry}
+                   --pocl-run $<TARGET_FILE:pocl_run> ${input})
+  set_tests_properties(pocl.oracle.${entry} PROPERTIES
+                       FIXTURES_SETUP pocl.oracle.${entry} LABELS pocl TIMEOUT 300
+                       ENVIRONMENT POCL_CACHE_DIR=${CMAKE_BINARY_DIR}/pocl-cache)
+endforeach()
+
+# pocl.compare.<entry>.<variant>: xmx-run on the corpus modules of each entry, compared with
+# PoCL. Builds whose manifest "expect" is in EXPECT (default: match miscompiled) are registered:
+# "match" builds against the dumps of pocl.oracle.<entry> (or the committed
+# reference buffers of a "reference" oracle), "miscompiled" builds against PoCL running that same
+# module (SPIR bitcode through llvm-spirv: the source computes something else).
+function(xmx_add_pocl_comparisons)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET" "EXPECT")
+  if(NOT arg_EXPECT)
+    set(arg_EXPECT match miscompiled)
+  endif()
+  foreach(index RANGE ${XMX_RUN_LAST_ENTRY})
+    string(JSON entry MEMBER "${XMX_RUN_ENTRIES}" ${index})
+    string(JSON route GET "${XMX_RUN_ENTRIES}" ${entry} oracle route)
+    if(route STREQUAL "reference")
+      string(JSON reference GET "${XMX_RUN_ENTRIES}" ${entry} oracle dir)
+      set(oracle_dir ${XMX_RUN_DIR}/${reference})
+      set(oracle_fixture "")
+    elseif(TEST pocl.oracle.${entry})
+      set(oracle_dir ${XMX_POCL_OUT}/${entry}/pocl)
+      set(oracle_fixture pocl.oracle.${entry})
+    else()
+      continue()
+    endif()
+    string(JSON run GET "${XMX_RUN_ENTRIES}" ${entry} run)
+    string(JSON source GET "${XMX_RUN_ENTRIES}" ${entry} source)
+    get_filename_component(stem ${source} NAME_WE)
+    foreach(variant llc22.O0 llc22.O2 spirv15.O0 spirv15.O2)
+      string(JSON expect GET "${XMX_RUN_ENTRIES}" ${entry} variants ${variant} expect)
+      if(NOT expect IN_LIST arg_EXPECT)
+        continue()
+      endif()
+      set(module ${XMX_CORPUS_DIR}/spv/${stem}.${variant}.spv)
+      if(expect STREQUAL "miscompiled")
+        if(NOT XMX_LLVM_SPIRV)
+          continue()
+        endif()
+        set(oracle --pocl-run $<TARGET_FILE:pocl_run> --spir-from ${module}
+                   --llvm-spirv ${XMX_LLVM_SPIRV})
+        set(fixture "")
+      else()
+        set(oracle --oracle-dir ${oracle_dir})
+        set(fixture ${oracle_fixture})
+      endif()
+      add_test(NAME pocl.compare.${entry}.${variant}
+               COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/compare_run.py
+                       --run ${XMX_RUN_DIR}/${run} --out ${XMX_POCL_OUT}/${entry}/${variant}
+                       --xmx-run $<TARGET_FILE:${arg_TARGET}> --module ${module} ${oracle})
+      set_tests_properties(pocl.compare.${entry}.${variant} PROPERTIES
+                           FIXTURES_REQUIRED "${fixture}" LABELS pocl TIMEOUT 300
+                           ENVIRONMENT POCL_CACHE_DIR=${CMAKE_BINARY_DIR}/pocl-cache)
+    endforeach()
+  endforeach()
+endfunction()
+
+xmx_add_pocl_comparisons(TARGET xmx-run)
