@@ -392,42 +392,42 @@ template <class F>
 struct IntBinaryOf {
   template <class T>
   struct Make {
-    static constexpr Handler value = ElementBinary<T, T, F>;
+    static Handler Get(uint32_t total) { return ElementBinaryFor<T, T, F>(total); }
   };
 };
 template <class F>
 struct IntUnaryOf {
   template <class T>
   struct Make {
-    static constexpr Handler value = ElementUnary<T, T, F>;
+    static Handler Get(uint32_t total) { return ElementUnaryFor<T, T, F>(total); }
   };
 };
 template <class F>
 struct IntCompareOf {
   template <class T>
   struct Make {
-    static constexpr Handler value = ElementBinary<uint8_t, T, F>;
+    static Handler Get(uint32_t total) { return ElementBinaryFor<uint8_t, T, F>(total); }
   };
 };
 template <class F>
 struct FloatBinaryOf {
   template <class T>
   struct Make {
-    static constexpr Handler value = ElementBinary<T, T, FloatOp<F>>;
+    static Handler Get(uint32_t total) { return ElementBinaryFor<T, T, FloatOp<F>>(total); }
   };
 };
 template <class F>
 struct FloatCompareOf {
   template <class T>
   struct Make {
-    static constexpr Handler value = ElementBinary<uint8_t, T, Compare<F>>;
+    static Handler Get(uint32_t total) { return ElementBinaryFor<uint8_t, T, Compare<F>>(total); }
   };
 };
 template <class F>
 struct FloatTestOf {
   template <class T>
   struct Make {
-    static constexpr Handler value = ElementUnary<uint8_t, T, Test<F>>;
+    static Handler Get(uint32_t total) { return ElementUnaryFor<uint8_t, T, Test<F>>(total); }
   };
 };
 
@@ -491,7 +491,7 @@ template <DivKind K>
 struct DivideOf {
   template <class T>
   struct Make {
-    static constexpr Handler value = ExecDivide<T, K>;
+    static Handler Get(uint32_t) { return ExecDivide<T, K>; }
   };
 };
 
@@ -580,7 +580,7 @@ const Instr* ExecDot(Subgroup& sg, const Instr* in) {
 }
 template <class T>
 struct DotOf {
-  static constexpr Handler value = ExecDot<T>;
+  static Handler Get(uint32_t) { return ExecDot<T>; }
 };
 
 template <class T>
@@ -598,7 +598,7 @@ const Instr* ExecVectorTimesScalar(Subgroup& sg, const Instr* in) {
 }
 template <class T>
 struct VectorTimesScalarOf {
-  static constexpr Handler value = ExecVectorTimesScalar<T>;
+  static Handler Get(uint32_t) { return ExecVectorTimesScalar<T>; }
 };
 
 }  // namespace
@@ -609,46 +609,49 @@ bool BindArith(Loader& loader, const ir::Instruction& inst, Instr& out) {
   Handler fn = nullptr;
   // The element type the instruction works on: its first operand's.
   auto operand_type = [&]() -> const TypeInfo& { return loader.TypeOfValue(inst.word(0)); };
-  auto int_bytes = [&] { return operand_type().value.scalar.bytes; };
-  auto float_bytes = [&] { return operand_type().value.scalar.bytes; };
+  // Elements per slot: the operand's components times the subgroup size.
+  const uint32_t total =
+      inst.num_operands() > 0
+          ? loader.TypeOfValue(inst.word(0)).value.components * loader.subgroup_size()
+          : 0;
   switch (op) {
     case Op::OpIAdd:
-      fn = ByIntWidth<IntBinaryOf<IAdd>::Make>(int_bytes());
+      fn = ByIntWidth<IntBinaryOf<IAdd>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpISub:
-      fn = ByIntWidth<IntBinaryOf<ISub>::Make>(int_bytes());
+      fn = ByIntWidth<IntBinaryOf<ISub>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpIMul:
-      fn = ByIntWidth<IntBinaryOf<IMul>::Make>(int_bytes());
+      fn = ByIntWidth<IntBinaryOf<IMul>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpBitwiseAnd:
-      fn = ByIntWidth<IntBinaryOf<BitAnd>::Make>(int_bytes());
+      fn = ByIntWidth<IntBinaryOf<BitAnd>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpBitwiseOr:
-      fn = ByIntWidth<IntBinaryOf<BitOr>::Make>(int_bytes());
+      fn = ByIntWidth<IntBinaryOf<BitOr>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpBitwiseXor:
-      fn = ByIntWidth<IntBinaryOf<BitXor>::Make>(int_bytes());
+      fn = ByIntWidth<IntBinaryOf<BitXor>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpUDiv:
-      fn = ByIntWidth<DivideOf<DivKind::kUDiv>::Make>(int_bytes());
+      fn = ByIntWidth<DivideOf<DivKind::kUDiv>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpSDiv:
-      fn = ByIntWidth<DivideOf<DivKind::kSDiv>::Make>(int_bytes());
+      fn = ByIntWidth<DivideOf<DivKind::kSDiv>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpUMod:
-      fn = ByIntWidth<DivideOf<DivKind::kUMod>::Make>(int_bytes());
+      fn = ByIntWidth<DivideOf<DivKind::kUMod>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpSRem:
-      fn = ByIntWidth<DivideOf<DivKind::kSRem>::Make>(int_bytes());
+      fn = ByIntWidth<DivideOf<DivKind::kSRem>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpSMod:
-      fn = ByIntWidth<DivideOf<DivKind::kSMod>::Make>(int_bytes());
+      fn = ByIntWidth<DivideOf<DivKind::kSMod>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpShiftLeftLogical:
     case Op::OpShiftRightLogical:
     case Op::OpShiftRightArithmetic: {
-      const uint32_t base = int_bytes();
+      const uint32_t base = operand_type().value.scalar.bytes;
       const uint32_t shift = loader.TypeOfValue(inst.word(1)).value.scalar.bytes;
       const uint32_t kind = op == Op::OpShiftLeftLogical    ? 0
                             : op == Op::OpShiftRightLogical ? 1
@@ -658,134 +661,136 @@ bool BindArith(Loader& loader, const ir::Instruction& inst, Instr& out) {
         out.size = base;
         out.aux = kind | (shift << 8);
       } else {
-        fn = kind == 0   ? ByIntWidth<IntBinaryOf<Shl>::Make>(base)
-             : kind == 1 ? ByIntWidth<IntBinaryOf<Shr>::Make>(base)
-                         : ByIntWidth<IntBinaryOf<Sar>::Make>(base);
+        fn = kind == 0   ? ByIntWidth<IntBinaryOf<Shl>::Make>(base, total)
+             : kind == 1 ? ByIntWidth<IntBinaryOf<Shr>::Make>(base, total)
+                         : ByIntWidth<IntBinaryOf<Sar>::Make>(base, total);
       }
       break;
     }
     case Op::OpSNegate:
-      fn = ByIntWidth<IntUnaryOf<SNegate>::Make>(int_bytes());
+      fn = ByIntWidth<IntUnaryOf<SNegate>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpNot:
-      fn = ByIntWidth<IntUnaryOf<Not>::Make>(int_bytes());
+      fn = ByIntWidth<IntUnaryOf<Not>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpBitCount:
-      fn = ByIntWidth<IntUnaryOf<BitCount>::Make>(int_bytes());
+      fn = ByIntWidth<IntUnaryOf<BitCount>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpBitReverse:
-      fn = ByIntWidth<IntUnaryOf<BitReverse>::Make>(int_bytes());
+      fn = ByIntWidth<IntUnaryOf<BitReverse>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpIEqual:
-      fn = ByIntWidth<IntCompareOf<Eq>::Make>(int_bytes());
+      fn = ByIntWidth<IntCompareOf<Eq>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpINotEqual:
-      fn = ByIntWidth<IntCompareOf<Ne>::Make>(int_bytes());
+      fn = ByIntWidth<IntCompareOf<Ne>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpULessThan:
-      fn = ByIntWidth<IntCompareOf<ULt>::Make>(int_bytes());
+      fn = ByIntWidth<IntCompareOf<ULt>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpULessThanEqual:
-      fn = ByIntWidth<IntCompareOf<ULe>::Make>(int_bytes());
+      fn = ByIntWidth<IntCompareOf<ULe>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpUGreaterThan:
-      fn = ByIntWidth<IntCompareOf<UGt>::Make>(int_bytes());
+      fn = ByIntWidth<IntCompareOf<UGt>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpUGreaterThanEqual:
-      fn = ByIntWidth<IntCompareOf<UGe>::Make>(int_bytes());
+      fn = ByIntWidth<IntCompareOf<UGe>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpSLessThan:
-      fn = ByIntWidth<IntCompareOf<SLt>::Make>(int_bytes());
+      fn = ByIntWidth<IntCompareOf<SLt>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpSLessThanEqual:
-      fn = ByIntWidth<IntCompareOf<SLe>::Make>(int_bytes());
+      fn = ByIntWidth<IntCompareOf<SLe>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpSGreaterThan:
-      fn = ByIntWidth<IntCompareOf<SGt>::Make>(int_bytes());
+      fn = ByIntWidth<IntCompareOf<SGt>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpSGreaterThanEqual:
-      fn = ByIntWidth<IntCompareOf<SGe>::Make>(int_bytes());
+      fn = ByIntWidth<IntCompareOf<SGe>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFAdd:
-      fn = ByFloatWidth<FloatBinaryOf<FAddOp>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatBinaryOf<FAddOp>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFSub:
-      fn = ByFloatWidth<FloatBinaryOf<FSubOp>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatBinaryOf<FSubOp>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFMul:
-      fn = ByFloatWidth<FloatBinaryOf<FMulOp>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatBinaryOf<FMulOp>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFDiv:
-      fn = ByFloatWidth<FloatBinaryOf<FDivOp>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatBinaryOf<FDivOp>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFRem:
-      fn = ByFloatWidth<FloatBinaryOf<FRemOp>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatBinaryOf<FRemOp>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFMod:
-      fn = ByFloatWidth<FloatBinaryOf<FModOp>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatBinaryOf<FModOp>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFNegate:
-      fn = ByIntWidth<IntUnaryOf<FlipSign>::Make>(float_bytes());
+      fn = ByIntWidth<IntUnaryOf<FlipSign>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFOrdEqual:
-      fn = ByFloatWidth<FloatCompareOf<FOrdEq>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FOrdEq>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFUnordEqual:
-      fn = ByFloatWidth<FloatCompareOf<FUnordEq>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FUnordEq>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFOrdNotEqual:
-      fn = ByFloatWidth<FloatCompareOf<FOrdNe>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FOrdNe>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFUnordNotEqual:
-      fn = ByFloatWidth<FloatCompareOf<FUnordNe>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FUnordNe>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFOrdLessThan:
-      fn = ByFloatWidth<FloatCompareOf<FOrdLt>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FOrdLt>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFUnordLessThan:
-      fn = ByFloatWidth<FloatCompareOf<FUnordLt>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FUnordLt>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFOrdLessThanEqual:
-      fn = ByFloatWidth<FloatCompareOf<FOrdLe>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FOrdLe>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFUnordLessThanEqual:
-      fn = ByFloatWidth<FloatCompareOf<FUnordLe>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FUnordLe>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFOrdGreaterThan:
-      fn = ByFloatWidth<FloatCompareOf<FOrdGt>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FOrdGt>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFUnordGreaterThan:
-      fn = ByFloatWidth<FloatCompareOf<FUnordGt>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FUnordGt>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFOrdGreaterThanEqual:
-      fn = ByFloatWidth<FloatCompareOf<FOrdGe>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FOrdGe>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpFUnordGreaterThanEqual:
-      fn = ByFloatWidth<FloatCompareOf<FUnordGe>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<FUnordGe>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpOrdered:
-      fn = ByFloatWidth<FloatCompareOf<Ordered>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<Ordered>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpUnordered:
-      fn = ByFloatWidth<FloatCompareOf<UnorderedOp>::Make>(float_bytes());
+      fn =
+          ByFloatWidth<FloatCompareOf<UnorderedOp>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpLessOrGreater:
-      fn = ByFloatWidth<FloatCompareOf<LessOrGreater>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatCompareOf<LessOrGreater>::Make>(operand_type().value.scalar.bytes,
+                                                             total);
       break;
     case Op::OpIsNan:
-      fn = ByFloatWidth<FloatTestOf<IsNan>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatTestOf<IsNan>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpIsInf:
-      fn = ByFloatWidth<FloatTestOf<IsInf>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatTestOf<IsInf>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpIsFinite:
-      fn = ByFloatWidth<FloatTestOf<IsFinite>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatTestOf<IsFinite>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpIsNormal:
-      fn = ByFloatWidth<FloatTestOf<IsNormal>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatTestOf<IsNormal>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpSignBitSet:
-      fn = ByFloatWidth<FloatTestOf<SignBit>::Make>(float_bytes());
+      fn = ByFloatWidth<FloatTestOf<SignBit>::Make>(operand_type().value.scalar.bytes, total);
       break;
     case Op::OpLogicalAnd:
       fn = ElementBinary<uint8_t, uint8_t, LogicalAnd>;
@@ -823,11 +828,11 @@ bool BindArith(Loader& loader, const ir::Instruction& inst, Instr& out) {
       out.count = operand_type().value.components;
       return true;
     case Op::OpDot:
-      fn = ByFloatWidth<DotOf>(float_bytes());
+      fn = ByFloatWidth<DotOf>(operand_type().value.scalar.bytes, total);
       out.count = operand_type().value.components;
       break;
     case Op::OpVectorTimesScalar:
-      fn = ByFloatWidth<VectorTimesScalarOf>(float_bytes());
+      fn = ByFloatWidth<VectorTimesScalarOf>(operand_type().value.scalar.bytes, total);
       out.count = operand_type().value.components;
       break;
     default:

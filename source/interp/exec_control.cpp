@@ -1,6 +1,10 @@
 // Control flow under SIMT: branches split the active mask, lanes meet again at the immediate
 // post-dominator of the branch (a reconvergence stack, as in SIMT hardware), calls push a frame,
 // barriers park the subgroup.
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "interp/exec_shared.hpp"
 #include "interp/exec_support.hpp"
 #include "interp/loader.hpp"
@@ -13,7 +17,22 @@ void CopyPhis(Subgroup& sg, const Edge& e, uint64_t mask) {
   if (!e.through_scratch) {
     for (const PhiCopy& c : e.copies) {
       if (mask == sg.live_mask) {
-        std::memcpy(sg.regs + c.dst, sg.regs + c.src, size_t{c.size} * sg.lanes);
+        const size_t bytes = size_t{c.size} * sg.lanes;
+        // The usual slot sizes get a copy of known length (no library call).
+        switch (bytes) {
+          case 32:
+            std::memcpy(sg.regs + c.dst, sg.regs + c.src, 32);
+            break;
+          case 64:
+            std::memcpy(sg.regs + c.dst, sg.regs + c.src, 64);
+            break;
+          case 128:
+            std::memcpy(sg.regs + c.dst, sg.regs + c.src, 128);
+            break;
+          default:
+            std::memcpy(sg.regs + c.dst, sg.regs + c.src, bytes);
+            break;
+        }
       } else {
         ForEachLane(mask, [&](uint32_t lane) {
           std::memcpy(sg.regs + c.dst + lane * c.size, sg.regs + c.src + lane * c.size, c.size);
@@ -93,7 +112,20 @@ const Instr* ExecBranchConditional(Subgroup& sg, const Instr* in) {
   const BranchInfo& b = *static_cast<const BranchInfo*>(in->data);
   const uint8_t* cond = sg.regs + in->op[0];
   uint64_t taken = 0;
-  ForEachLane(sg.mask, [&](uint32_t lane) { taken |= uint64_t{cond[lane] != 0} << lane; });
+#if defined(__SSE2__)
+  // Sixteen bools at a time: compare with zero and gather the byte signs into a mask.
+  uint32_t lane = 0;
+  for (; lane + 16 <= sg.lanes; lane += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(cond + lane));
+    const uint32_t zero =
+        static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
+    taken |= uint64_t{~zero & 0xFFFFu} << lane;
+  }
+  for (; lane < sg.lanes; ++lane) taken |= uint64_t{cond[lane] != 0} << lane;
+#else
+  for (uint32_t lane = 0; lane < sg.lanes; ++lane) taken |= uint64_t{cond[lane] != 0} << lane;
+#endif
+  taken &= sg.mask;
   const uint64_t not_taken = sg.mask & ~taken;
   if (not_taken == 0 || b.edges[0].target == b.edges[1].target) {
     CopyPhis(sg, b.edges[0], taken);

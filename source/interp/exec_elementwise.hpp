@@ -65,31 +65,86 @@ const Instr* ElementBinary(Subgroup& sg, const Instr* in) {
   return in + 1;
 }
 
-// Picks the instantiation for an element of `bytes` bytes: unsigned integers by width.
+// The common case of a whole subgroup active with a slot of kTotal elements (components times
+// subgroup size, known at load time): a fixed-length loop over unaliased slots (an SSA result
+// never shares a slot with an operand) that the compiler turns into straight vector code.
+template <class R, class A, class F, uint32_t kTotal>
+const Instr* ElementUnaryFixed(Subgroup& sg, const Instr* in) {
+  if (!sg.full) return ElementUnary<R, A, F>(sg, in);
+  R* __restrict r = sg.reg<R>(in->result);
+  const A* __restrict a = sg.reg<const A>(in->op[0]);
+  for (uint32_t i = 0; i < kTotal; ++i) r[i] = F::template Apply<A>(a[i]);
+  return in + 1;
+}
+template <class R, class A, class F, uint32_t kTotal>
+const Instr* ElementBinaryFixed(Subgroup& sg, const Instr* in) {
+  if (!sg.full) return ElementBinary<R, A, F>(sg, in);
+  R* __restrict r = sg.reg<R>(in->result);
+  const A* __restrict a = sg.reg<const A>(in->op[0]);
+  const A* __restrict b = sg.reg<const A>(in->op[1]);
+  for (uint32_t i = 0; i < kTotal; ++i) r[i] = F::template Apply<A>(a[i], b[i]);
+  return in + 1;
+}
+
+// Element-wise handlers for `total` elements per slot: the fixed-length form for the usual
+// sizes, the general one otherwise.
+template <class R, class A, class F>
+Handler ElementBinaryFor(uint32_t total) {
+  switch (total) {
+    case 8:
+      return ElementBinaryFixed<R, A, F, 8>;
+    case 16:
+      return ElementBinaryFixed<R, A, F, 16>;
+    case 32:
+      return ElementBinaryFixed<R, A, F, 32>;
+    case 64:
+      return ElementBinaryFixed<R, A, F, 64>;
+    default:
+      return ElementBinary<R, A, F>;
+  }
+}
+template <class R, class A, class F>
+Handler ElementUnaryFor(uint32_t total) {
+  switch (total) {
+    case 8:
+      return ElementUnaryFixed<R, A, F, 8>;
+    case 16:
+      return ElementUnaryFixed<R, A, F, 16>;
+    case 32:
+      return ElementUnaryFixed<R, A, F, 32>;
+    case 64:
+      return ElementUnaryFixed<R, A, F, 64>;
+    default:
+      return ElementUnary<R, A, F>;
+  }
+}
+
+// Picks the instantiation for an element of `bytes` bytes (unsigned integers by width, or
+// half / float / double); Make<T>::Get(total) gives the handler for `total` elements per slot.
 template <template <class> class Make>
-Handler ByIntWidth(uint32_t bytes) {
+Handler ByIntWidth(uint32_t bytes, uint32_t total) {
   switch (bytes) {
     case 1:
-      return Make<uint8_t>::value;
+      return Make<uint8_t>::Get(total);
     case 2:
-      return Make<uint16_t>::value;
+      return Make<uint16_t>::Get(total);
     case 4:
-      return Make<uint32_t>::value;
+      return Make<uint32_t>::Get(total);
     case 8:
-      return Make<uint64_t>::value;
+      return Make<uint64_t>::Get(total);
     default:
       return nullptr;
   }
 }
 template <template <class> class Make>
-Handler ByFloatWidth(uint32_t bytes) {
+Handler ByFloatWidth(uint32_t bytes, uint32_t total) {
   switch (bytes) {
     case 2:
-      return Make<Half>::value;
+      return Make<Half>::Get(total);
     case 4:
-      return Make<float>::value;
+      return Make<float>::Get(total);
     case 8:
-      return Make<double>::value;
+      return Make<double>::Get(total);
     default:
       return nullptr;
   }

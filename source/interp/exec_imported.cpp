@@ -110,6 +110,7 @@ bool BindImportedCall(Loader& loader, const ir::Instruction& inst, Instr& out) {
   std::string_view name, params;
   if (Demangle(mangled, &name, &params)) {
     if (BindImportedAtomic(loader, inst, name, params, out)) return true;
+    if (BindSplitMatrixMad(loader, inst, name, out)) return true;
     if (name == "sub_group_barrier") {
       out.fn = ExecSubgroupBarrier;
       return true;

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "interp/program.hpp"
+#include "xmx/module.hpp"
 
 namespace xmx::interp {
 
@@ -38,5 +40,11 @@ const Instr* ExecGroupBroadcast(Subgroup& sg, const Instr* in);
 const Instr* ExecSubgroupBarrier(Subgroup& sg, const Instr* in);
 // in->aux: the storage class asked for; op[0] the generic pointer.
 const Instr* ExecGenericCastExplicit(Subgroup& sg, const Instr* in);
+
+class Loader;
+// intel_sub_group_*_split_matrix_mad_k* (SPEC-NOTES D), given the demangled name: false when
+// `name` is not one of them.
+bool BindSplitMatrixMad(Loader& loader, const ir::Instruction& inst, std::string_view name,
+                        Instr& out);
 
 }  // namespace xmx::interp

@@ -146,6 +146,7 @@ class Worker {
     group_.report_sequence = 0;
     group_.barrier_epoch = 0;
     group_.collective_epoch = UINT32_MAX;
+    group_.split_full_round.assign(subgroups_.size(), UINT32_MAX);
     std::memset(local_.data(), 0, local_.size());
     std::memset(private_.data(), 0, private_.size());
     if (shadow_) shadow_->Reset();
@@ -281,6 +282,7 @@ class Worker {
     sg.frames.clear();
     sg.collective_arrived = false;
     sg.subgroup_barriers = 0;
+    sg.split_round = 0;
     sg.stack.push_back({p.kernel_entry, nullptr, sg.live_mask});
     sg.frames.push_back({nullptr, 0, 0, 0});
     sg.ip = p.kernel_entry;

@@ -54,7 +54,8 @@ struct Subgroup {
   uint32_t first_item = 0;            // local linear id of lane 0
   const Instr* barrier_at = nullptr;  // the barrier instruction it waits at
   uint32_t subgroup_barriers = 0;
-  bool collective_arrived = false;  // deposited its values at a work-group collective  //
+  bool collective_arrived = false;  // deposited its values at a work-group collective
+  uint32_t split_round = 0;         // split matrix calls completed (pairs meet round by round)  //
                                     // subgroup-scope barriers passed (orders local accesses)
   WorkGroup* group = nullptr;
   // Statistics.

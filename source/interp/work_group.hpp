@@ -58,6 +58,10 @@ struct WorkGroup {
   std::vector<uint8_t> collective, collective_result;
   uint32_t collective_epoch = UINT32_MAX;  // barrier epoch whose results collective_result holds
   uint32_t barrier_epoch = 0;
+  // Split matrix multiply-accumulate (DECISIONS.md 9): each subgroup's half of A, and per pair of
+  // subgroups the assembled A with the round it belongs to.
+  std::vector<uint8_t> split_halves, split_full;
+  std::vector<uint32_t> split_full_round;
 
   bool checking() const { return launch->options.check != CheckMode::kOff; }
   // Local id (x, y, z) of the work-item with local linear id `linear`.
