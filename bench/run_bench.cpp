@@ -101,7 +101,7 @@ void BM_LaneInstructions(benchmark::State& state) {
   uint64_t lanes = 0;
   for (auto _ : state) {
     auto outcome =
-        Launch(*k.program, 256, 1, 256, {Buffer(std::vector<uint8_t>(1024)), Int32(2000)}, 1);
+        Launch(*k.program, 256, 1, 256, {Buffer(std::vector<uint8_t>(1024)), Int32(20000)}, 1);
     lanes += outcome.stats.lane_instructions;
   }
   state.counters["lane_instructions_per_s"] =
@@ -237,10 +237,26 @@ void BM_MatrixInstructions(benchmark::State& state, const char* kernel) {
     state.SkipWithError("cannot load bench/kernels/mma_loop.spv");
     return;
   }
+  // Small integers: int8 values in -8..7, or bf16 patterns of small integers, the data a GEMM
+  // sees (random bf16 bit patterns would span the whole exponent range).
+  const bool bf16 = std::string(kernel).find("bf16") != std::string::npos;
   std::vector<uint8_t> a(16 * 16), b(16 * 32);
   std::mt19937 rng(3);
-  for (uint8_t& v : a) v = static_cast<uint8_t>(rng() & 0x3F);
-  for (uint8_t& v : b) v = static_cast<uint8_t>(rng() & 0x3F);
+  auto fill = [&](std::vector<uint8_t>& bytes) {
+    if (!bf16) {
+      for (uint8_t& v : bytes) v = static_cast<uint8_t>(static_cast<int>(rng() % 16) - 8);
+      return;
+    }
+    for (size_t i = 0; i + 1 < bytes.size(); i += 2) {
+      const float f = static_cast<float>(static_cast<int>(rng() % 9) - 4);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      bytes[i] = static_cast<uint8_t>(bits >> 16);
+      bytes[i + 1] = static_cast<uint8_t>(bits >> 24);
+    }
+  };
+  fill(a);
+  fill(b);
   uint64_t matrix = 0;
   for (auto _ : state) {
     auto outcome =
