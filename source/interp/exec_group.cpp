@@ -274,9 +274,6 @@ namespace {
 // 3 down. Reading a lane that is not active gives an undefined value, reported.
 const Instr* ExecNonUniformShuffle(Subgroup& sg, const Instr* in) {
   const uint32_t size = in->size;
-  uint8_t source_values[kMaxSubgroupSize * 16];
-  const bool small = size <= 16;
-  if (small) std::memcpy(source_values, sg.regs + in->op[0], size_t{size} * sg.lanes);
   bool stop = false;
   ForEachLane(sg.mask, [&](uint32_t lane) {
     if (stop) return;
@@ -306,8 +303,8 @@ const Instr* ExecNonUniformShuffle(Subgroup& sg, const Instr* in) {
       }
       return;
     }
-    const uint8_t* src =
-        small ? source_values + source * size : sg.regs + in->op[0] + source * size;
+    // The result has its own slot (SSA): the values can be read while it is written.
+    const uint8_t* src = sg.regs + in->op[0] + source * size;
     std::memcpy(dst, src, size);
   });
   if (stop) return StopSubgroup(sg);

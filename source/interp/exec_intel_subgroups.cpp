@@ -15,16 +15,14 @@ const Instr* ExecIntelShuffle(Subgroup& sg, const Instr* in) {
   const ShuffleKind kind = static_cast<ShuffleKind>(in->aux);
   const uint32_t size = in->size;
   const uint32_t lanes = sg.lanes;  // SubgroupMaxSize
-  std::vector<uint8_t> saved_a(sg.regs + in->op[0], sg.regs + in->op[0] + size_t{size} * lanes);
-  std::vector<uint8_t> saved_b;
-  if (kind == ShuffleKind::kDown || kind == ShuffleKind::kUp) {
-    saved_b.assign(sg.regs + in->op[1], sg.regs + in->op[1] + size_t{size} * lanes);
-  }
+  // The result has its own slot (SSA), so the operands can be read while it is written.
+  const uint8_t* first = sg.regs + in->op[0];
+  const uint8_t* second = sg.regs + in->op[1];
   bool stop = false;
   ForEachLane(sg.mask, [&](uint32_t lane) {
     if (stop) return;
     const uint64_t operand = LaneUInt(sg, in->op[2], in->count, lane);
-    const uint8_t* source_data = saved_a.data();
+    const uint8_t* source_data = first;
     int64_t source = -1;
     switch (kind) {
       case ShuffleKind::kIndex:
@@ -39,7 +37,7 @@ const Instr* ExecIntelShuffle(Subgroup& sg, const Instr* in) {
           source = static_cast<int64_t>(index);
         } else if (index < 2ull * lanes) {
           source = static_cast<int64_t>(index - lanes);
-          source_data = saved_b.data();
+          source_data = second;
         } else {
           source = INT64_MAX;
         }
@@ -49,7 +47,7 @@ const Instr* ExecIntelShuffle(Subgroup& sg, const Instr* in) {
         const int64_t index = static_cast<int64_t>(lane) - static_cast<int32_t>(operand);
         if (index >= 0 && index < lanes) {
           source = index;
-          source_data = saved_b.data();  // Current
+          source_data = second;  // Current
         } else if (index < 0 && index >= -static_cast<int64_t>(lanes)) {
           source = index + lanes;  // Previous
         } else {
