@@ -93,7 +93,9 @@ void RunKernel(benchmark::State& state, const MatrixMadShape& shape, MmaFloatMod
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations());
-  state.SetLabel(isa == MmaIsa::kBest ? "best isa" : "portable");
+  state.SetLabel(kernel->isa() == MmaIsa::kAvx512 ? "avx512"
+                 : kernel->isa() == MmaIsa::kAvx2 ? "avx2"
+                                                  : "portable");
 }
 
 // SG16 M8 K32 int8 x int8 (s8 x s8), int32 accumulator: 4096 multiply-adds.

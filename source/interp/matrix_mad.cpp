@@ -292,14 +292,18 @@ bool Planner::MapA() {
   p.a_phases = p.columns / p.a_lanes_per_phase;
   p.a_components = (p.half_rows + p.a_phases - 1) / p.a_phases;
   if (shape_.a.components != p.a_components) {
-    std::string rule = p.halves == 2 ? "one per row of its half, M/2 = " : "one per row, M = ";
-    if (p.a_phases > 1) {
-      rule = "ceil(M/" + std::to_string(p.a_phases) + ") for " + std::to_string(p.a_phases) +
-             " row phases, M = ";
+    const std::string g = std::to_string(p.a_phases);
+    std::string rule;
+    if (p.halves == 1) {
+      rule = p.a_phases == 1 ? "one per row" : "ceil(M/" + g + ") for " + g + " row phases";
+      rule += ", M = " + std::to_string(p.m);
+    } else {
+      rule = p.a_phases == 1 ? "one per row of its half"
+                             : "ceil((M/2)/" + g + ") for " + g + " row phases in each half";
+      rule += ", M/2 = " + std::to_string(p.half_rows);
     }
     return Fail("Matrix A: expected " + std::to_string(p.a_components) + " components (" + rule +
-                std::to_string(p.halves == 2 && p.a_phases == 1 ? p.half_rows : p.m) + "), found " +
-                std::to_string(shape_.a.components));
+                "), found " + std::to_string(shape_.a.components));
   }
   return true;
 }
@@ -311,8 +315,11 @@ bool Planner::MapB() {
   p.b_rows_per_word = p.b_element_bits <= 16 ? 32 / p.b_element_bits : 1;
   p.b_lane_bytes = shape_.b.lane_bytes();
   if (shape_.b.scalar.bytes != 4) {
-    return Fail("Matrix B: components must be 32 bits (" + std::to_string(p.b_rows_per_word) +
-                " packed " + ElementName(p.b_element) + " rows each), found " +
+    const std::string rows =
+        p.b_rows_per_word == 1
+            ? std::string("one ") + ElementName(p.b_element) + " row"
+            : std::to_string(p.b_rows_per_word) + " packed " + ElementName(p.b_element) + " rows";
+    return Fail("Matrix B: components must be 32 bits (" + rows + " each), found " +
                 ComponentName(shape_.b.scalar));
   }
   if (p.k % p.b_rows_per_word != 0) {

@@ -19,18 +19,24 @@
 // take at most one interpretation bit: packed int8 / int4 (integer components), packed fp16,
 // bf16, fp8 E4M3, fp8 E5M2, fp4 E2M1 (integer components), or tf32 (32-bit float components).
 // Without a bit, float components are read as they are (fp16 or fp32 elements); integer
-// components need a bit. C and Result are 32-bit integers for integer data; for float data
-// they are fp32, fp16, or bf16 carried in 16-bit integers (MatrixCBFloat16INTEL and
-// MatrixResultBFloat16INTEL).
+// components need a bit. A and B may hold different formats (int8 x int4, fp8 E4M3 x E5M2, ...)
+// as long as both are integers or both floats. C and Result are 32-bit integers for integer
+// data; for float data each is fp32, fp16, or bf16 carried in 16-bit integers
+// (MatrixCBFloat16INTEL, MatrixResultBFloat16INTEL), not necessarily the same.
+//
+// Beyond the rows of SPEC-NOTES B.5, Prepare accepts every shape the mapping above defines
+// within these limits: subgroup size 1 to 16 (or 32, paired), up to 16 rows (per half), K up to
+// 128 with K times the rows (rounded up to a power of two) at most 1024, components of 8, 16 or
+// 32 bits. It rejects the rest with the operand and what it expected.
 //
 // Integer arithmetic (DECISIONS 1, 2): int8 / int4 elements are unsigned unless their Signed
 // bit is set; the result is the low 32 bits of the exact C + sum of products (wrap-around, no
 // saturation).
 //
-// Floating-point arithmetic (DECISIONS 3). Every element is converted exactly: fp16, bf16, fp8
-// and fp4 by their bit patterns (subnormals kept, no flushing); tf32 reads the upper 19 bits of
-// the fp32 pattern and ignores the low 13 (so a NaN whose payload lies only in those bits reads
-// as an infinity); C likewise. Every product A[r][k] * B[k][n] is exact.
+// Floating-point arithmetic (DECISIONS 3). Every element, and C, is read exactly from its bit
+// pattern: fp16, bf16, fp8, fp4 and fp32 with subnormals kept (no flushing); tf32 reads the upper
+// 19 bits of the fp32 pattern and ignores the low 13 (so a NaN whose payload lies only in those
+// bits reads as an infinity). Every product A[r][k] * B[k][n] is exact.
 //   * MmaFloatModel::kExact (default): C[r][n] plus all K products is summed exactly and rounded
 //     once, to nearest even, to the Result format; a bf16 or fp16 result is rounded straight from
 //     the exact sum (no intermediate fp32 rounding). Overflow gives infinity.
@@ -70,12 +76,13 @@ struct MatrixMadShape {
 
 namespace matrix_mad_detail {
 
-// How one A or B element is read.
+// How one A or B element is read. kUint4 .. kInt8 take the integer arithmetic, the rest the
+// float one.
 enum class Element : uint8_t {
   kUint4,
   kInt4,
   kUint8,
-  kInt8,  // the small-integer arithmetic
+  kInt8,
   kFloat4E2M1,
   kFloat8E4M3,
   kFloat8E5M2,
@@ -113,7 +120,7 @@ struct Plan {
   uint32_t halves = 1, columns = 0, half_rows = 0;
   uint32_t padded_rows = 0;  // half_rows rounded up to 1, 2, 4, 8 or 16 (the vector width)
   uint32_t padded_k = 0;     // k rounded up to even (the integer kernel takes pairs of k)
-  // A: c = a_fields elements per component, g = a_phases row phases.
+  // A: c = a_fields elements per component; g = a_phases row phases of a_lanes_per_phase lanes.
   uint32_t a_lane_bytes = 0, a_component_bytes = 0, a_fields = 0, a_element_bits = 0;
   uint32_t a_phases = 1, a_components = 0, a_lanes_per_phase = 0;
   // B: b_components per lane, rows_per_word elements per 32-bit component (1 for 32-bit data).
@@ -146,7 +153,7 @@ class MatrixMadKernel {
   }
 
   uint32_t m() const { return plan_.m; }        // rows
-  uint32_t n() const { return plan_.columns; }  // columns
+  uint32_t n() const { return plan_.columns; }  // columns (16 in the paired form)
   uint32_t k() const { return plan_.k; }        // the K dimension
   MmaFloatModel float_model() const { return plan_.model; }
   MmaIsa isa() const { return isa_; }  // never kBest

@@ -13,14 +13,27 @@ namespace xmx::interp::matrix_mad_detail {
 
 static_assert(std::endian::native == std::endian::little, "register slots are little-endian");
 
-// matrix_mad_kernels.cpp compiles its routines once per instruction-set family by inlining them
-// into entry points that carry the target attribute. Clang's `flatten` inlines only an entry's
-// own calls, so the helpers on the hot path are forced inline (they hold no intrinsics, so any
-// family may inline them).
+// The routines are compiled once per instruction-set family (matrix_mad_portable.cpp,
+// matrix_mad_avx2.cpp, matrix_mad_avx512.cpp) by inlining the shared templates into entry points
+// that carry the target attribute and `flatten`. Clang's flatten inlines only an entry's own
+// calls, so the helpers on the hot path are forced inline as well (they hold no intrinsics, so
+// any family may inline them).
 #if defined(__GNUC__) || defined(__clang__)
 #define XMX_MMA_INLINE inline __attribute__((always_inline))
+#define XMX_MMA_LAMBDA_INLINE __attribute__((always_inline))
+#define XMX_MMA_FLATTEN __attribute__((flatten))
 #else
 #define XMX_MMA_INLINE inline
+#define XMX_MMA_LAMBDA_INLINE
+#define XMX_MMA_FLATTEN
+#endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define XMX_MMA_X86 1
+#define XMX_MMA_AVX2 __attribute__((target("avx2,fma")))
+#define XMX_MMA_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")))
+#else
+#define XMX_MMA_X86 0
 #endif
 
 // Limits that size Run's stack buffers (about 44 KB at most). Every SPEC-NOTES B.5 row is far
@@ -32,6 +45,11 @@ inline constexpr uint32_t kMaxKTimesRows = 1024;  // padded_k * padded_rows, per
 
 // The best instruction set this CPU runs (never kBest).
 MmaIsa BestIsa();
+// Each family's Catalogue (matrix_mad_run.hpp): fills plan->run and plan->unpack_*. The AVX2
+// and AVX-512 ones exist on x86-64 only.
+void FillPortableKernels(Plan* plan);
+void FillAvx2Kernels(Plan* plan);
+void FillAvx512Kernels(Plan* plan);
 // Fills plan->run and plan->unpack_* for `isa` (not kBest, and one BestIsa() allows). The
 // plan's other fields must be set.
 void SelectKernels(Plan* plan, MmaIsa isa);

@@ -3,6 +3,8 @@
 // the fields), its own register packing, integer dot products in int64, and float sums taken
 // exactly in a big integer and rounded by hand (or, for the ordered model, step by step with the
 // C library's fmaf).
+#include "interp/matrix_mad.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -13,8 +15,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#include "interp/matrix_mad.hpp"
 
 namespace xmx::interp {
 namespace {
@@ -169,9 +169,9 @@ uint32_t RoundRef(bool negative, const Big& magnitude, Fmt f) {
   const uint32_t sign = negative ? 1u << (width - 1) : 0;
   const int length = magnitude.BitLength();
   if (length == 0) return sign;
-  const int exponent = length - 1 + kBase;  // of the leading bit
+  const int exponent = length - 1 + kBase;                  // of the leading bit
   const int quantum = std::max(exponent, e_min) - (p - 1);  // exponent of the last kept bit
-  const int cut = quantum - kBase;                           // first kept bit of `magnitude`
+  const int cut = quantum - kBase;                          // first kept bit of `magnitude`
   uint64_t kept = 0;
   for (int i = length - 1; i >= std::max(cut, 0); --i) kept = (kept << 1) | magnitude.Bit(i);
   if (cut < 0) kept <<= -cut;
@@ -198,7 +198,9 @@ uint32_t RoundRef(bool negative, const Big& magnitude, Fmt f) {
          static_cast<uint32_t>(kept & ((uint64_t{1} << d.mantissa_bits) - 1));
 }
 
-uint32_t NaNBits(Fmt f) { return f == Fmt::kF32 ? 0x7FC00000u : f == Fmt::kF16 ? 0x7E00u : 0x7FC0u; }
+uint32_t NaNBits(Fmt f) {
+  return f == Fmt::kF32 ? 0x7FC00000u : f == Fmt::kF16 ? 0x7E00u : 0x7FC0u;
+}
 uint32_t InfBits(Fmt f, bool negative) {
   const uint32_t bits = f == Fmt::kF32 ? 0x7F800000u : f == Fmt::kF16 ? 0x7C00u : 0x7F80u;
   return negative ? bits | (f == Fmt::kF32 ? 0x80000000u : 0x8000u) : bits;
@@ -261,10 +263,10 @@ uint32_t OrderedDot(const std::vector<Value>& a, const std::vector<Value>& b, co
 struct Case {
   std::string name;
   uint32_t sg, k, mask;
-  Fmt a, b, c, result;     // element formats
-  uint32_t a_bytes;        // A component width
-  bool a_float_type;       // A components are float (tf32 / as-typed float)
-  bool c_float_type;       // C / Result components are floats (else 16- or 32-bit ints)
+  Fmt a, b, c, result;  // element formats
+  uint32_t a_bytes;     // A component width
+  bool a_float_type;    // A components are float (tf32 / as-typed float)
+  bool c_float_type;    // C / Result components are floats (else 16- or 32-bit ints)
   uint32_t m;
 };
 
@@ -305,8 +307,8 @@ MatrixMadShape ShapeOf(const Case& t) {
   s.k = t.k;
   s.operands = t.mask;
   auto type = [](bool is_float, uint32_t bytes, uint32_t n) {
-    return ValueType{{is_float ? ScalarKind::kFloat : ScalarKind::kInt, static_cast<uint8_t>(bytes)},
-                     n};
+    return ValueType{
+        {is_float ? ScalarKind::kFloat : ScalarKind::kInt, static_cast<uint8_t>(bytes)}, n};
   };
   s.a = type(t.a_float_type, t.a_bytes, l.a_comps);
   s.b = type(t.b == Fmt::kTF32 || t.b == Fmt::kF32, 4, l.b_comps);
@@ -412,8 +414,7 @@ uint32_t Expected(const Case& t, const Matrices& x, uint32_t r, uint32_t n, MmaF
 }
 
 // Runs `t` on `x` and compares every element; returns the number of mismatches.
-int CheckCase(const Case& t, const Matrices& x, MmaFloatModel model, MmaIsa isa,
-              uint32_t seed) {
+int CheckCase(const Case& t, const Matrices& x, MmaFloatModel model, MmaIsa isa, uint32_t seed) {
   std::mt19937 rng(seed);
   const Layout l = LayoutOf(t);
   const MatrixMadShape shape = ShapeOf(t);
@@ -438,14 +439,13 @@ int CheckCase(const Case& t, const Matrices& x, MmaFloatModel model, MmaIsa isa,
   for (uint32_t r = 0; r < t.m; ++r) {
     for (uint32_t n = 0; n < l.cols; ++n) {
       const auto [lane, comp] = CLocation(l, r, n);
-      const uint32_t got =
-          GetBits(result, (size_t{lane} * shape.result.lane_bytes() + comp * l.r_bytes) * 8,
-                  l.r_bytes * 8);
+      const uint32_t got = GetBits(
+          result, (size_t{lane} * shape.result.lane_bytes() + comp * l.r_bytes) * 8, l.r_bytes * 8);
       const uint32_t want = Expected(t, x, r, n, model);
       if (got != want && ++mismatches <= 3) {
         ADD_FAILURE() << t.name << " M=" << t.m << " model=" << static_cast<int>(model)
-                      << " isa=" << static_cast<int>(kernel->isa()) << " row " << r << " col "
-                      << n << ": got 0x" << std::hex << got << ", want 0x" << want;
+                      << " isa=" << static_cast<int>(kernel->isa()) << " row " << r << " col " << n
+                      << ": got 0x" << std::hex << got << ", want 0x" << want;
       }
     }
   }
@@ -459,7 +459,8 @@ int CheckCase(const Case& t, const Matrices& x, MmaFloatModel model, MmaIsa isa,
 std::vector<uint32_t> IntegerValued(Fmt f, int limit) {
   std::vector<uint32_t> out;
   if (BitsOf(f) == 32) {
-    for (int v = -limit; v <= limit; ++v) out.push_back(std::bit_cast<uint32_t>(static_cast<float>(v)));
+    for (int v = -limit; v <= limit; ++v)
+      out.push_back(std::bit_cast<uint32_t>(static_cast<float>(v)));
     return out;
   }
   for (uint32_t bits = 0; bits < (1u << BitsOf(f)); ++bits) {
@@ -481,7 +482,8 @@ Matrices SmallValued(const Case& t, std::mt19937& rng) {
   const uint32_t cols = t.sg == 32 ? 16 : t.sg;
   auto make = [&](uint32_t rows, uint32_t columns, Fmt f, int limit) {
     std::vector<std::vector<uint32_t>> v(rows, std::vector<uint32_t>(columns));
-    const std::vector<uint32_t> choices = IsInt(f) ? std::vector<uint32_t>{} : IntegerValued(f, limit);
+    const std::vector<uint32_t> choices =
+        IsInt(f) ? std::vector<uint32_t>{} : IntegerValued(f, limit);
     for (auto& row : v) {
       for (uint32_t& e : row) {
         e = IsInt(f) ? static_cast<uint32_t>(rng()) & ((BitsOf(f) == 32 ? 0u : 1u << BitsOf(f)) - 1)
@@ -550,12 +552,18 @@ std::vector<Case> B5Rows() {
   using F = Fmt;
   // name, sg, k, mask, a, b, c, result, a_bytes, a float type, c/result float type
   rows.push_back({"SG8 fp16", 8, 16, 0xC00, F::kF16, F::kF16, F::kF32, F::kF32, 4, false, true, 0});
-  rows.push_back({"SG8 bf16", 8, 16, 0x3000, F::kBF16, F::kBF16, F::kF32, F::kF32, 4, false, true, 0});
-  rows.push_back({"SG16 fp16", 16, 16, 0xC00, F::kF16, F::kF16, F::kF32, F::kF32, 2, false, true, 0});
-  rows.push_back({"SG16 bf16", 16, 16, 0x3000, F::kBF16, F::kBF16, F::kF32, F::kF32, 2, false, true, 0});
-  rows.push_back({"SG16 fp16 -> fp16", 16, 16, 0xC00, F::kF16, F::kF16, F::kF16, F::kF16, 2, false, true, 0});
-  rows.push_back({"SG16 bf16 -> bf16", 16, 16, 0x300C, F::kBF16, F::kBF16, F::kBF16, F::kBF16, 2, false, false, 0});
-  rows.push_back({"SG16 tf32", 16, 8, 0x300, F::kTF32, F::kTF32, F::kF32, F::kF32, 4, true, true, 0});
+  rows.push_back(
+      {"SG8 bf16", 8, 16, 0x3000, F::kBF16, F::kBF16, F::kF32, F::kF32, 4, false, true, 0});
+  rows.push_back(
+      {"SG16 fp16", 16, 16, 0xC00, F::kF16, F::kF16, F::kF32, F::kF32, 2, false, true, 0});
+  rows.push_back(
+      {"SG16 bf16", 16, 16, 0x3000, F::kBF16, F::kBF16, F::kF32, F::kF32, 2, false, true, 0});
+  rows.push_back(
+      {"SG16 fp16 -> fp16", 16, 16, 0xC00, F::kF16, F::kF16, F::kF16, F::kF16, 2, false, true, 0});
+  rows.push_back({"SG16 bf16 -> bf16", 16, 16, 0x300C, F::kBF16, F::kBF16, F::kBF16, F::kBF16, 2,
+                  false, false, 0});
+  rows.push_back(
+      {"SG16 tf32", 16, 8, 0x300, F::kTF32, F::kTF32, F::kF32, F::kF32, 4, true, true, 0});
   const std::pair<uint32_t, F> fp8[] = {{0x4000, F::kE4M3}, {0x10000, F::kE5M2}};
   for (const auto& [a_bit, a_fmt] : fp8) {
     for (const auto& [b_bit, b_fmt] : fp8) {
@@ -563,11 +571,14 @@ std::vector<Case> B5Rows() {
                                " x " + (b_fmt == F::kE4M3 ? "E4M3" : "E5M2");
       const uint32_t mask = a_bit | (b_bit << 1);
       rows.push_back({name, 16, 32, mask, a_fmt, b_fmt, F::kF32, F::kF32, 2, false, true, 0});
-      rows.push_back({name + " -> bf16", 16, 32, mask | 0xC, a_fmt, b_fmt, F::kBF16, F::kBF16, 2, false, false, 0});
+      rows.push_back({name + " -> bf16", 16, 32, mask | 0xC, a_fmt, b_fmt, F::kBF16, F::kBF16, 2,
+                      false, false, 0});
     }
   }
-  rows.push_back({"SG16 fp4", 16, 64, 0xC0000, F::kE2M1, F::kE2M1, F::kF32, F::kF32, 2, false, true, 0});
-  rows.push_back({"SG16 fp4 -> bf16", 16, 64, 0xC000C, F::kE2M1, F::kE2M1, F::kBF16, F::kBF16, 2, false, false, 0});
+  rows.push_back(
+      {"SG16 fp4", 16, 64, 0xC0000, F::kE2M1, F::kE2M1, F::kF32, F::kF32, 2, false, true, 0});
+  rows.push_back({"SG16 fp4 -> bf16", 16, 64, 0xC000C, F::kE2M1, F::kE2M1, F::kBF16, F::kBF16, 2,
+                  false, false, 0});
   return rows;
 }
 
@@ -623,7 +634,8 @@ TEST(MatrixMadRows, OtherConsistentShapes) {
   std::vector<Case> rows = {
       {"SG16 int8 M3", 16, 32, 0x33, F::kS8, F::kS8, F::kU8, F::kU8, 2, false, false, 3},
       {"SG16 bf16 M5", 16, 16, 0x3000, F::kBF16, F::kBF16, F::kF32, F::kF32, 2, false, true, 5},
-      {"SG16 bf16 -> bf16 M7", 16, 16, 0x300C, F::kBF16, F::kBF16, F::kBF16, F::kBF16, 2, false, false, 7},
+      {"SG16 bf16 -> bf16 M7", 16, 16, 0x300C, F::kBF16, F::kBF16, F::kBF16, F::kBF16, 2, false,
+       false, 7},
       {"SG16 fp16 M6", 16, 16, 0xC00, F::kF16, F::kF16, F::kF32, F::kF32, 2, false, true, 6},
       {"SG16 tf32 M3", 16, 8, 0x300, F::kTF32, F::kTF32, F::kF32, F::kF32, 4, true, true, 3},
       {"SG16 tf32 M5", 16, 8, 0x300, F::kTF32, F::kTF32, F::kF32, F::kF32, 4, true, true, 5},
@@ -684,9 +696,12 @@ TEST(MatrixMadFloats, WideRandomInputs) {
     }
   }
   using F = Fmt;
-  rows.push_back({"SG16 fp32 as typed", 16, 16, 0, F::kF32, F::kF32, F::kF32, F::kF32, 4, true, true, 0});
-  rows.push_back({"SG16 fp16 x fp32", 16, 16, 0, F::kF16, F::kF32, F::kF16, F::kF32, 2, true, true, 0});
-  rows.push_back({"SG8 tf32 x fp32 -> fp16", 8, 8, 0x100, F::kTF32, F::kF32, F::kF32, F::kF16, 4, true, true, 0});
+  rows.push_back(
+      {"SG16 fp32 as typed", 16, 16, 0, F::kF32, F::kF32, F::kF32, F::kF32, 4, true, true, 0});
+  rows.push_back(
+      {"SG16 fp16 x fp32", 16, 16, 0, F::kF16, F::kF32, F::kF16, F::kF32, 2, true, true, 0});
+  rows.push_back({"SG8 tf32 x fp32 -> fp16", 8, 8, 0x100, F::kTF32, F::kF32, F::kF32, F::kF16, 4,
+                  true, true, 0});
   for (Case t : rows) {
     t.m = 8;
     for (int rep = 0; rep < 3; ++rep) {
@@ -705,8 +720,9 @@ Case Sg16(Fmt in, Fmt acc) {
   const uint32_t mask = in == Fmt::kBF16 ? 0x3000 : in == Fmt::kF16 ? 0xC00 : 0x300;
   const uint32_t k = in == Fmt::kTF32 ? 8 : 16;
   const bool bf16_acc = acc == Fmt::kBF16;
-  return {"targeted", 16, k, mask | (bf16_acc ? 0xC : 0), in, in, acc, acc,
-          in == Fmt::kTF32 ? 4u : 2u, in == Fmt::kTF32, !bf16_acc, 8};
+  return {"targeted", 16,  k,   mask | (bf16_acc ? 0xC : 0), in,
+          in,         acc, acc, in == Fmt::kTF32 ? 4u : 2u,  in == Fmt::kTF32,
+          !bf16_acc,  8};
 }
 
 Matrices Filled(const Case& t, uint32_t a, uint32_t b, uint32_t c) {
@@ -812,7 +828,7 @@ TEST(MatrixMadFloats, NaNAndInfinity) {
   x.b[0][0] = two;
   x.a[0][1] = neg_inf;
   x.b[1][0] = two;
-  EXPECT_EQ(run(x), 0x7FC00000u);  // inf - inf
+  EXPECT_EQ(run(x), 0x7FC00000u);              // inf - inf
   x = Filled(t, 0x3F80, 0x3F80, 0xFFC12345u);  // a negative NaN in C, with a payload
   EXPECT_EQ(run(x), 0x7FC00000u);
   x = Filled(t, 0x3F80, 0x3F80, 0);
@@ -862,8 +878,8 @@ TEST(MatrixMadFloats, SignOfZero) {
   // Only zero products, but the row and column hold values far apart, so the element takes the
   // exact fixed-point path: still -0 when every term is -0.
   x = Filled(t, 0x8000, 0, 0x80000000u);  // A -0, B +0, C -0
-  x.a[0][0] = 0xFE80;                      // -2^126 * +0 = -0
-  x.a[0][1] = 0x0080;                      // 2^-126 * -0 = -0
+  x.a[0][0] = 0xFE80;                     // -2^126 * +0 = -0
+  x.a[0][1] = 0x0080;                     // 2^-126 * -0 = -0
   x.b[1][0] = 0x8000;
   x.a[0][2] = 0;  // +0 * -2^-126 = -0
   x.b[2][0] = 0x8080;
@@ -913,14 +929,14 @@ TEST(MatrixMadFloats, EveryElementPatternDecodes) {
     uint32_t mask, k, a_bytes;
     bool a_float;
   };
-  const Format formats[] = {{F::kF16, 0xC00, 16, 2, false},     {F::kBF16, 0x3000, 16, 2, false},
-                            {F::kE4M3, 0xC000, 32, 2, false},   {F::kE5M2, 0x30000, 32, 2, false},
-                            {F::kE2M1, 0xC0000, 64, 2, false},  {F::kTF32, 0x300, 16, 4, true}};
+  const Format formats[] = {{F::kF16, 0xC00, 16, 2, false},    {F::kBF16, 0x3000, 16, 2, false},
+                            {F::kE4M3, 0xC000, 32, 2, false},  {F::kE5M2, 0x30000, 32, 2, false},
+                            {F::kE2M1, 0xC0000, 64, 2, false}, {F::kTF32, 0x300, 16, 4, true}};
   std::mt19937 rng(5);
   for (const Format& f : formats) {
     // tf32 as SG16 with K 16 (one column per lane), so that every lane carries data.
-    const Case t{"decode", 16, f.k, f.mask, f.fmt, f.fmt, F::kF32, F::kF32, f.a_bytes, f.a_float,
-                 true, 8};
+    const Case t{"decode", 16,      f.k,       f.mask,    f.fmt, f.fmt,
+                 F::kF32,  F::kF32, f.a_bytes, f.a_float, true,  8};
     // Every pattern; for tf32 every 8th of the 2^19 significant ones, random low bits below.
     const uint32_t count = f.fmt == F::kTF32 ? 1u << 16 : 1u << BitsOf(f.fmt);
     uint32_t one_bits = 0;  // the pattern of 1.0, found by the reference decoder
@@ -957,10 +973,10 @@ TEST(MatrixMadIntegers, SignednessAndWrapAround) {
     x.b[0][0] = b;
     return Element00(t, x, MmaFloatModel::kExact);
   };
-  EXPECT_EQ(run(0x30, false, 0xFF, 0x02, 0), 510u);                        // u8 x u8
-  EXPECT_EQ(run(0x31, false, 0xFF, 0x02, 0), static_cast<uint32_t>(-2));   // s8 x u8
-  EXPECT_EQ(run(0x32, false, 0xFF, 0xFF, 0), static_cast<uint32_t>(-255)); // u8 x s8
-  EXPECT_EQ(run(0x33, false, 0xFF, 0xFF, 0), 1u);                          // s8 x s8
+  EXPECT_EQ(run(0x30, false, 0xFF, 0x02, 0), 510u);                         // u8 x u8
+  EXPECT_EQ(run(0x31, false, 0xFF, 0x02, 0), static_cast<uint32_t>(-2));    // s8 x u8
+  EXPECT_EQ(run(0x32, false, 0xFF, 0xFF, 0), static_cast<uint32_t>(-255));  // u8 x s8
+  EXPECT_EQ(run(0x33, false, 0xFF, 0xFF, 0), 1u);                           // s8 x s8
   EXPECT_EQ(run(0x33, false, 0x80, 0x80, 0), 16384u);
   EXPECT_EQ(run(0xC0, true, 0xF, 0xF, 0), 225u);
   EXPECT_EQ(run(0xC1, true, 0xF, 0x3, 0), static_cast<uint32_t>(-3));
@@ -1029,7 +1045,11 @@ TEST(MatrixMadPrepare, RejectsWithReasons) {
        "Matrix A: expected 4 components (ceil(M/2)"},
       {{16, 32, 0x33, I(4, 8), I(2, 8), I(4, 4), I(4, 8)},
        "Matrix B: expected 8 components (K = 32 rows, 4 per component), found 4"},
-      {{16, 32, 0x33, I(4, 8), I(2, 8), I(2, 16), I(4, 8)}, "Matrix B: components must be 32 bits"},
+      {{16, 32, 0x33, I(4, 8), I(2, 8), I(2, 16), I(4, 8)},
+       "Matrix B: components must be 32 bits (4 packed int8 rows each), found 16-bit integer"},
+      {{32, 8, 0x300, Fl(4, 4), Fl(4, 1), Fl(4, 4), Fl(4, 4)},
+       "Matrix A: expected 2 components (ceil((M/2)/2) for 2 row phases in each half, M/2 = 4), "
+       "found 1"},
       {{32, 32, 0x33, I(4, 4), I(2, 4), I(4, 8), I(4, 4)},
        "Matrix B: expected 4 components (K = 32 rows, 4 per component, split between the two "
        "halves), found 8"},
@@ -1037,7 +1057,8 @@ TEST(MatrixMadPrepare, RejectsWithReasons) {
        "Matrix A: expected 8 components (one per row of its half, M/2 = 8), found 4"},
       {{16, 0, 0x33, I(4, 8), I(2, 8), I(4, 8), I(4, 8)}, "K Dim: K must be at least 1"},
       {{16, 32, 0x33, I(4, 17), I(2, 17), I(4, 8), I(4, 17)}, "Result Type: 17 components"},
-      {{16, 16, 0, Fl(4, 8), Fl(2, 8), Fl(2, 8), Fl(4, 8)}, "Matrix B: components must be 32 bits"},
+      {{16, 16, 0, Fl(4, 8), Fl(2, 8), Fl(2, 8), Fl(4, 8)},
+       "Matrix B: components must be 32 bits (2 packed fp16 rows each), found 16-bit float"},
       {{16, 16, 0, Fl(4, 8), Fl(8, 8), Fl(4, 8), Fl(4, 8)}, "64-bit float components"},
       {{16, 16, 0x3000, Fl(8, 8), I(2, 8), I(4, 8), Fl(4, 8)}, "Result Type: floating-point data"},
       {{16, 32, 0x33, I(4, 8), {{ScalarKind::kBool, 1}, 8}, I(4, 8), I(4, 8)},
@@ -1047,8 +1068,8 @@ TEST(MatrixMadPrepare, RejectsWithReasons) {
     std::string why;
     EXPECT_FALSE(MatrixMadKernel::Prepare(r.shape, MmaFloatModel::kExact, &why))
         << "accepted; expected: " << r.message;
-    EXPECT_NE(why.find(r.message), std::string::npos) << "reason: " << why << "\nexpected: "
-                                                      << r.message;
+    EXPECT_NE(why.find(r.message), std::string::npos)
+        << "reason: " << why << "\nexpected: " << r.message;
   }
   // A null why_not is allowed.
   EXPECT_FALSE(MatrixMadKernel::Prepare(cases[0].shape, MmaFloatModel::kExact, nullptr));
