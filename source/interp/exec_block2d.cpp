@@ -60,7 +60,16 @@ const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
   const uint64_t* private_pointer = sg.reg<uint64_t>(d.private_pointer);
   const uint32_t align = d.layout.shape().element_size;
   bool stop = false;
+  size_t stride = 0;
   if (op == Block2dOp::kStore) {
+    if (const uint8_t* src = LaneStridedPrivate(sg, private_pointer, per_lane, align,
+                                                /*write=*/false, &stride)) {
+      for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
+        CopyBytes(payload + lane * per_lane, src + lane * stride, per_lane);
+      }
+      if (!a->read_only) StoreBlock2d(d.layout, surface, payload);
+      return in + 1;
+    }
     for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
       const uint8_t* src = AccessMemory(sg, in, lane, private_pointer[lane], per_lane, align,
                                         AccessKind::kRead, &stop);
@@ -68,13 +77,20 @@ const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
         if (stop) return StopSubgroup(sg);
         std::memset(payload + lane * per_lane, 0, per_lane);
       } else {
-        std::memcpy(payload + lane * per_lane, src, per_lane);
+        CopyBytes(payload + lane * per_lane, src, per_lane);
       }
     }
     if (!a->read_only) StoreBlock2d(d.layout, surface, payload);
     return in + 1;
   }
   LoadBlock2d(d.layout, surface, payload);
+  if (uint8_t* dst =
+          LaneStridedPrivate(sg, private_pointer, per_lane, align, /*write=*/true, &stride)) {
+    for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
+      CopyBytes(dst + lane * stride, payload + lane * per_lane, per_lane);
+    }
+    return in + 1;
+  }
   for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
     uint8_t* dst = AccessMemory(sg, in, lane, private_pointer[lane], per_lane, align,
                                 AccessKind::kWrite, &stop);
@@ -82,7 +98,7 @@ const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
       if (stop) return StopSubgroup(sg);
       continue;
     }
-    std::memcpy(dst, payload + lane * per_lane, per_lane);
+    CopyBytes(dst, payload + lane * per_lane, per_lane);
   }
   return in + 1;
 }

@@ -14,26 +14,79 @@ struct Piece {
 };
 struct CopyPlan {
   std::vector<Piece> pieces;
-  uint32_t result_stride;
-  bool through_scratch;  // a piece reads the result slot (OpCompositeInsert in place)
+  uint32_t result_stride = 0;
+  bool through_scratch = false;  // a piece reads the result slot (OpCompositeInsert in place)
 };
+
+// One piece for every active lane, `kSize` bytes each (0: piece.size).
+template <uint32_t kSize>
+void CopyPiece(Subgroup& sg, const Piece& p, uint8_t* result, uint32_t result_stride) {
+  const uint32_t size = kSize != 0 ? kSize : p.size;
+  uint8_t* dst = result + p.dst_offset;
+  const uint8_t* src = sg.regs + p.src_slot + p.src_offset;
+  if (sg.full) {
+    for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
+      std::memcpy(dst + lane * result_stride, src + lane * p.src_stride, size);
+    }
+    return;
+  }
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    std::memcpy(dst + lane * result_stride, src + lane * p.src_stride, size);
+  });
+}
 
 const Instr* ExecCopyPlan(Subgroup& sg, const Instr* in) {
   const CopyPlan& plan = *static_cast<const CopyPlan*>(in->data);
-  uint8_t buffer[1024];
-  ForEachLane(sg.mask, [&](uint32_t lane) {
-    uint8_t* dst = sg.regs + in->result + lane * plan.result_stride;
-    uint8_t* target = plan.through_scratch && plan.result_stride <= sizeof(buffer) ? buffer : dst;
-    for (const Piece& p : plan.pieces) {
-      if (p.src_slot == UINT32_MAX) {
-        std::memset(target + p.dst_offset, 0, p.size);
-      } else {
-        std::memmove(target + p.dst_offset,
-                     sg.regs + p.src_slot + lane * p.src_stride + p.src_offset, p.size);
+  if (plan.through_scratch) {
+    // A piece reads the result slot: each lane's value is assembled aside first.
+    uint8_t buffer[1024];
+    ForEachLane(sg.mask, [&](uint32_t lane) {
+      for (const Piece& p : plan.pieces) {
+        if (p.src_slot == UINT32_MAX) {
+          std::memset(buffer + p.dst_offset, 0, p.size);
+        } else {
+          std::memcpy(buffer + p.dst_offset,
+                      sg.regs + p.src_slot + lane * p.src_stride + p.src_offset, p.size);
+        }
       }
+      std::memcpy(sg.regs + in->result + lane * plan.result_stride, buffer, plan.result_stride);
+    });
+    return in + 1;
+  }
+  // Piece by piece over the lanes, so the common member sizes are fixed-size moves.
+  uint8_t* result = sg.regs + in->result;
+  const uint32_t stride = plan.result_stride;
+  for (const Piece& p : plan.pieces) {
+    if (p.src_slot == UINT32_MAX) {
+      ForEachLane(sg.mask, [&](uint32_t lane) {
+        std::memset(result + lane * stride + p.dst_offset, 0, p.size);
+      });
+      continue;
     }
-    if (target != dst) std::memcpy(dst, buffer, plan.result_stride);
-  });
+    if (sg.full && p.size == stride && p.src_stride == stride && p.src_offset == 0) {
+      std::memcpy(result, sg.regs + p.src_slot, size_t{stride} * sg.lanes);  // a whole value
+      continue;
+    }
+    switch (p.size) {
+      case 1:
+        CopyPiece<1>(sg, p, result, stride);
+        break;
+      case 2:
+        CopyPiece<2>(sg, p, result, stride);
+        break;
+      case 4:
+        CopyPiece<4>(sg, p, result, stride);
+        break;
+      case 8:
+        CopyPiece<8>(sg, p, result, stride);
+        break;
+      case 16:
+        CopyPiece<16>(sg, p, result, stride);
+        break;
+      default:
+        CopyPiece<0>(sg, p, result, stride);
+    }
+  }
   return in + 1;
 }
 
@@ -200,6 +253,15 @@ bool BindComposite(Loader& loader, const ir::Instruction& inst, Instr& out) {
   }
   out.fn = ExecCopyPlan;
   out.result = loader.Slot(inst.result_id());
+  // A first piece that copies the result slot onto itself (an in-place insert) moves nothing;
+  // later pieces overwrite what they overwrite either way.
+  if (!plan.pieces.empty()) {
+    const Piece& p = plan.pieces.front();
+    if (p.src_slot == out.result && p.src_stride == plan.result_stride &&
+        p.src_offset == p.dst_offset) {
+      plan.pieces.erase(plan.pieces.begin());
+    }
+  }
   for (const Piece& p : plan.pieces) plan.through_scratch |= p.src_slot == out.result;
   if (plan.result_stride > 1024) return loader.Fail(inst, "composite larger than 1024 bytes");
   out.data = loader.program().Own(std::move(plan));

@@ -1,6 +1,8 @@
 // Variables, loads, stores, address arithmetic and pointer casts. Every access goes through
-// AccessMemory, which checks bounds, alignment, writability and local-memory races.
+// AccessMemory, which checks bounds, alignment, writability and local-memory races, except a
+// whole subgroup's access to one private variable, which LaneStridedPrivate checks once.
 #include <algorithm>
+#include <type_traits>
 
 #include "interp/exec_shared.hpp"
 #include "interp/exec_support.hpp"
@@ -36,6 +38,13 @@ const Instr* ExecLoad(Subgroup& sg, const Instr* in) {
   const uint32_t size = kSize != 0 ? kSize : in->size;
   const uint64_t* ptr = sg.reg<uint64_t>(in->op[0]);
   uint8_t* result = sg.regs + in->result;
+  size_t stride = 0;
+  if (const uint8_t* src = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/false, &stride)) {
+    for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
+      CopyBytes(result + lane * size, src + lane * stride, size);
+    }
+    return in + 1;
+  }
   bool stop = false;
   uint64_t m = sg.mask;
   while (m != 0) {
@@ -44,7 +53,7 @@ const Instr* ExecLoad(Subgroup& sg, const Instr* in) {
     const uint8_t* src =
         AccessMemory(sg, in, lane, ptr[lane], size, in->aux, AccessKind::kRead, &stop);
     if (src != nullptr) {
-      std::memcpy(result + lane * size, src, size);
+      CopyBytes(result + lane * size, src, size);
     } else {
       if (stop) return StopSubgroup(sg);
       std::memset(result + lane * size, 0, size);
@@ -58,6 +67,13 @@ const Instr* ExecStore(Subgroup& sg, const Instr* in) {
   const uint32_t size = kSize != 0 ? kSize : in->size;
   const uint64_t* ptr = sg.reg<uint64_t>(in->op[0]);
   const uint8_t* value = sg.regs + in->op[1];
+  size_t stride = 0;
+  if (uint8_t* dst = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/true, &stride)) {
+    for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
+      CopyBytes(dst + lane * stride, value + lane * size, size);
+    }
+    return in + 1;
+  }
   bool stop = false;
   uint64_t m = sg.mask;
   while (m != 0) {
@@ -65,7 +81,7 @@ const Instr* ExecStore(Subgroup& sg, const Instr* in) {
     m &= m - 1;
     uint8_t* dst = AccessMemory(sg, in, lane, ptr[lane], size, in->aux, AccessKind::kWrite, &stop);
     if (dst != nullptr) {
-      std::memcpy(dst, value + lane * size, size);
+      CopyBytes(dst, value + lane * size, size);
     } else if (stop) {
       return StopSubgroup(sg);
     }
@@ -268,38 +284,37 @@ uint64_t NaturalAlignment(const TypeInfo& t) {
   return std::max<uint64_t>(t.lane_bytes, 1);
 }
 
-Handler LoadHandler(uint32_t size) {
+// The load or store handler for `size` bytes: the common sizes get a fixed-size copy.
+template <bool kStore>
+Handler SizedAccessHandler(uint32_t size) {
+  auto pick = []<uint32_t kSize>(std::integral_constant<uint32_t, kSize>) -> Handler {
+    if constexpr (kStore) {
+      return ExecStore<kSize>;
+    } else {
+      return ExecLoad<kSize>;
+    }
+  };
   switch (size) {
     case 1:
-      return ExecLoad<1>;
+      return pick(std::integral_constant<uint32_t, 1>{});
     case 2:
-      return ExecLoad<2>;
+      return pick(std::integral_constant<uint32_t, 2>{});
     case 4:
-      return ExecLoad<4>;
+      return pick(std::integral_constant<uint32_t, 4>{});
     case 8:
-      return ExecLoad<8>;
+      return pick(std::integral_constant<uint32_t, 8>{});
     case 16:
-      return ExecLoad<16>;
+      return pick(std::integral_constant<uint32_t, 16>{});
+    case 32:
+      return pick(std::integral_constant<uint32_t, 32>{});
+    case 64:
+      return pick(std::integral_constant<uint32_t, 64>{});
     default:
-      return ExecLoad<0>;
+      return pick(std::integral_constant<uint32_t, 0>{});
   }
 }
-Handler StoreHandler(uint32_t size) {
-  switch (size) {
-    case 1:
-      return ExecStore<1>;
-    case 2:
-      return ExecStore<2>;
-    case 4:
-      return ExecStore<4>;
-    case 8:
-      return ExecStore<8>;
-    case 16:
-      return ExecStore<16>;
-    default:
-      return ExecStore<0>;
-  }
-}
+Handler LoadHandler(uint32_t size) { return SizedAccessHandler<false>(size); }
+Handler StoreHandler(uint32_t size) { return SizedAccessHandler<true>(size); }
 
 bool BindAccessChain(Loader& loader, const ir::Instruction& inst, Instr& out, bool with_element) {
   AccessChainData d;

@@ -119,6 +119,7 @@ class Worker {
         offset += v.bytes;
       }
     }
+    group_.private_end = static_cast<uint32_t>(table_.size());
     group_.launch = &launch_;
     group_.program = &p;
     group_.allocations = &table_;

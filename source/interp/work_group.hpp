@@ -50,6 +50,7 @@ struct WorkGroup {
   uint64_t group_linear = 0;
   uint32_t items = 0;          // work-items in this group
   uint32_t private_first = 0;  // allocation index of item 0's first private variable
+  uint32_t private_end = 0;    // one past the allocation index of the last item's last one
   uint32_t local_first = 0;    // allocation index of the first local variable / local argument
   LocalRaceShadow* shadow = nullptr;  // null when --check=off
   uint64_t report_sequence = 0;
