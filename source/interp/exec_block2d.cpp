@@ -15,6 +15,9 @@ struct Block2dData {
   uint32_t base, width, height, pitch, coord, private_pointer;
   uint32_t width_bytes, height_bytes, pitch_bytes, coord_component_bytes;
   uint32_t payload;  // scratch slot for the payload
+  // Which of base, width, height, pitch, coordinate (bits 0-4) need the run-time uniformity
+  // check: the loader proves the others uniform.
+  uint32_t check_uniform = 0;
 };
 
 const char* const kOperandNames[] = {"Base Pointer", "Memory Width", "Memory Height",
@@ -28,7 +31,9 @@ const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
   const uint32_t bytes[] = {8, d.width_bytes, d.height_bytes, d.pitch_bytes,
                             2 * d.coord_component_bytes};
   for (int i = 0; i < 5; ++i) {
-    if (RequireUniform(sg, in, slots[i], bytes[i], kOperandNames[i])) return StopSubgroup(sg);
+    if ((d.check_uniform >> i & 1) != 0 &&
+        RequireUniform(sg, in, slots[i], bytes[i], kOperandNames[i]))
+      return StopSubgroup(sg);
   }
   const uint64_t base = sg.reg<uint64_t>(d.base)[0];
   Allocation* a = const_cast<Allocation*>(sg.group->allocations->Find(PointerAllocation(base)));
@@ -142,7 +147,7 @@ bool BindBlock2d(Loader& loader, const ir::Instruction& inst, Instr& out) {
   const bool store = shape.op == Block2dOp::kStore;
   // Loads/prefetch: base at 4; store: private source at 4, base at 5.
   const size_t base_index = store ? 5 : 4;
-  Block2dData d{*layout, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  Block2dData d{*layout, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   d.base = loader.Slot(inst.word(base_index));
   d.width = loader.Slot(inst.word(base_index + 1));
   d.height = loader.Slot(inst.word(base_index + 2));
@@ -154,6 +159,9 @@ bool BindBlock2d(Loader& loader, const ir::Instruction& inst, Instr& out) {
   d.coord_component_bytes = loader.TypeOfValue(inst.word(base_index + 4)).value.scalar.bytes;
   if (shape.op != Block2dOp::kPrefetch) {
     d.private_pointer = loader.Slot(inst.word(store ? 4 : 9));
+  }
+  for (uint32_t i = 0; i < 5; ++i) {
+    if (!loader.KnownUniform(inst.word(base_index + i))) d.check_uniform |= 1u << i;
   }
   d.payload = loader.ScratchSlot(std::max<uint32_t>(layout->payload_bytes_per_lane(), 1));
   out.fn = ExecBlock2d;

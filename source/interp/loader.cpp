@@ -525,6 +525,7 @@ bool Loader::Run(const std::string& kernel_name) {
   program_.subgroup_size = kernel->subgroup_size.value_or(options_.subgroup_size);
   for (int i = 0; i < 3; ++i) program_.required_local_size[i] = kernel->local_size[i];
   program_.pointer_bytes = static_cast<uint32_t>(types_.pointer_size().value_or(8));
+  uniform_ = UniformValues(module_, info_, kernel->function_id);
   if (!LoadGlobals()) return false;
   // The kernel and every function it reaches; declarations (imports) are bound by their callers.
   std::vector<uint32_t> order{kernel->function_id};

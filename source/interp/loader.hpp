@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "interp/program.hpp"
+#include "interp/uniformity.hpp"
 #include "ir/module_info.hpp"
 #include "ir/type_table.hpp"
 #include "xmx/module.hpp"
@@ -100,6 +101,10 @@ class Loader {
   bool failed() const { return error_.has_value(); }
   const std::optional<LoadError>& error() const { return error_; }
 
+  // Whether `id` is proven the same in every active invocation (uniformity.hpp): an operand
+  // that must be dynamically uniform then needs no run-time check.
+  bool KnownUniform(uint32_t id) const { return uniform_.Contains(id); }
+
   // Decorations.
   std::optional<spv::FPRoundingMode> RoundingMode(uint32_t id) const;
   bool Saturated(uint32_t id) const;
@@ -128,6 +133,7 @@ class Loader {
   Program& program_;
   LoadOptions options_;
   std::optional<LoadError> error_;
+  UniformValues uniform_;
   std::unordered_map<uint32_t, TypeInfo> type_info_;
   std::unordered_map<uint32_t, std::vector<uint64_t>> member_offsets_;
   std::unordered_map<uint32_t, uint32_t> slots_;

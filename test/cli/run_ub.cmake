@@ -185,6 +185,14 @@ xmx_ub_clean(RULE subgroup.non-uniform KERNEL block_read
       --arg i32:0 --arg i32:0 --arg i32:16)
 xmx_ub_clean(RULE subgroup.non-uniform VARIANT broadcast KERNEL broadcast
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:3 --arg i32:0)
+# 2D block IO: the width differs per lane; the other operands are proven uniform at load time.
+set(XMX_UB_BLOCK2D_UNIFORM --global 32 --local 16 --arg buffer:random=1:4096 --arg buffer:zero:128
+    --arg i32:128 --arg i32:16 --arg i32:128)
+xmx_ub_trigger(RULE subgroup.non-uniform VARIANT block2d KERNEL block2d_uniform
+  RUN ${XMX_UB_BLOCK2D_UNIFORM} --arg i32:64
+  EXPECT --global 1 --instruction OpSubgroup2DBlockLoadINTEL --message "Memory Width")
+xmx_ub_clean(RULE subgroup.non-uniform VARIANT block2d KERNEL block2d_uniform
+  RUN ${XMX_UB_BLOCK2D_UNIFORM} --arg i32:0)
 
 xmx_ub_trigger(RULE subgroup.inactive-source KERNEL shuffle
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:8 --arg i32:12

@@ -1,0 +1,42 @@
+// Values the loader can prove hold the same bits in every active invocation of a subgroup, so
+// that an instruction requiring a dynamically uniform operand (2D block IO, block IO, ...) need
+// not compare lanes at run time for them. The analysis is conservative: a value it cannot prove
+// uniform is checked lane by lane as before, so it may only ever skip checks that cannot fail.
+//
+// Proven uniform:
+//  - constants (module-scope OpConstant*, OpSpecConstant*), but not OpUndef;
+//  - module-scope variables in CrossWorkgroup, UniformConstant or Workgroup storage (one
+//    address for every work-item of a work-group);
+//  - the kernel's parameters, except pointers to Function storage (a by-value aggregate is a
+//    pointer to each work-item's own copy);
+//  - a direct OpLoad of a builtin variable that a whole subgroup shares (WorkgroupId,
+//    NumWorkgroups, GlobalSize, LocalSize, EnqueuedWorkgroupSize, GlobalOffset, WorkDim,
+//    SubgroupSize, SubgroupMaxSize, NumSubgroups, NumEnqueuedSubgroups, SubgroupId);
+//  - the result of a side-effect-free instruction of the kernel function (arithmetic, bit,
+//    conversion, composite, comparison, select, access chain) whose id operands are all proven
+//    uniform.
+// OpPhi is never proven uniform: after divergent control flow the active lanes may have arrived
+// along different edges. Nothing in other functions is proven uniform beyond the module-scope
+// values, since their parameters vary with the call.
+#pragma once
+
+#include <cstdint>
+#include <unordered_set>
+
+#include "ir/module_info.hpp"
+#include "xmx/module.hpp"
+
+namespace xmx::interp {
+
+class UniformValues {
+ public:
+  UniformValues() = default;
+  UniformValues(const ir::Module& module, const ir::ModuleInfo& info, uint32_t kernel_id);
+
+  bool Contains(uint32_t id) const { return ids_.count(id) != 0; }
+
+ private:
+  std::unordered_set<uint32_t> ids_;
+};
+
+}  // namespace xmx::interp

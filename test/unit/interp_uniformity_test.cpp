@@ -1,0 +1,136 @@
+// The loader's uniformity proof (source/interp/uniformity.hpp): what it may prove uniform, and
+// above all what it must not, since a value wrongly proven uniform skips a run-time check.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+#include "interp/uniformity.hpp"
+#include "ir/module_info.hpp"
+#include "val_test_support.hpp"
+
+namespace xmx::interp {
+namespace {
+
+// A kernel with a buffer, a by-value int and a by-value struct parameter; values derived from
+// each kind of source, a loop phi, and a load from memory.
+const char* const kKernel = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %wgid %lid
+               OpName %uint_8 "uint_8"
+               OpName %buf "buf"
+               OpName %n "n"
+               OpName %group "group"
+               OpName %group32 "group32"
+               OpName %from_n "from_n"
+               OpName %from_both "from_both"
+               OpName %mem_ptr "mem_ptr"
+               OpName %local "local"
+               OpName %local32 "local32"
+               OpName %from_lane "from_lane"
+               OpName %loaded "loaded"
+               OpName %i "i"
+               OpName %next "next"
+               OpName %done "done"
+               OpName %undef "undef"
+               OpName %from_undef "from_undef"
+               OpName %byval "byval"
+               OpName %lid "lid"
+               OpName %wgid "wgid"
+               OpDecorate %wgid BuiltIn WorkgroupId
+               OpDecorate %lid BuiltIn LocalInvocationId
+               OpDecorate %byval FuncParamAttr ByVal
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+     %v3long = OpTypeVector %ulong 3
+       %bool = OpTypeBool
+     %struct = OpTypeStruct %uint %uint
+ %ptr_global = OpTypePointer CrossWorkgroup %uint
+ %ptr_struct = OpTypePointer Function %struct
+  %ptr_input = OpTypePointer Input %v3long
+      %fn_ty = OpTypeFunction %void %ptr_global %uint %ptr_struct
+     %uint_1 = OpConstant %uint 1
+     %uint_8 = OpConstant %uint 8
+      %undef = OpUndef %uint
+       %wgid = OpVariable %ptr_input Input
+        %lid = OpVariable %ptr_input Input
+          %k = OpFunction %void None %fn_ty
+        %buf = OpFunctionParameter %ptr_global
+          %n = OpFunctionParameter %uint
+      %byval = OpFunctionParameter %ptr_struct
+      %entry = OpLabel
+      %group = OpLoad %v3long %wgid
+     %group0 = OpCompositeExtract %ulong %group 0
+    %group32 = OpUConvert %uint %group0
+      %local = OpLoad %v3long %lid
+     %local0 = OpCompositeExtract %ulong %local 0
+    %local32 = OpUConvert %uint %local0
+    %from_n = OpIMul %uint %n %uint_8
+  %from_both = OpIAdd %uint %from_n %group32
+  %from_lane = OpIAdd %uint %from_n %local32
+    %mem_ptr = OpPtrAccessChain %ptr_global %buf %from_both
+    %loaded = OpLoad %uint %mem_ptr
+ %from_undef = OpIAdd %uint %undef %uint_1
+               OpBranch %loop
+       %loop = OpLabel
+          %i = OpPhi %uint %uint_1 %entry %next %loop
+       %next = OpIAdd %uint %i %uint_1
+       %done = OpUGreaterThan %bool %next %from_n
+               OpBranchConditional %done %exit %loop
+       %exit = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+
+class UniformityTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    words_ = val::testing::Assemble(kKernel);
+    Diagnostic error;
+    module_ = ir::Module::FromWords(words_, &error);
+    ASSERT_TRUE(module_) << error.Format();
+    info_.emplace(*module_);
+  }
+  uint32_t Id(const std::string& name) const {
+    for (const ir::Instruction& inst : module_->debug()) {
+      if (inst.opcode() == spv::Op::OpName && inst.StringOperand(1) == name) return inst.word(0);
+    }
+    ADD_FAILURE() << "no OpName " << name;
+    return 0;
+  }
+  uint32_t Kernel() const { return module_->functions().front().id(); }
+
+  std::vector<uint32_t> words_;
+  std::optional<ir::Module> module_;
+  std::optional<ir::ModuleInfo> info_;
+};
+
+TEST_F(UniformityTest, ProvesConstantsParametersAndSharedBuiltins) {
+  UniformValues uniform(*module_, *info_, Kernel());
+  for (const char* name :
+       {"uint_8", "buf", "n", "group", "group32", "from_n", "from_both", "mem_ptr"}) {
+    EXPECT_TRUE(uniform.Contains(Id(name))) << name;
+  }
+}
+
+TEST_F(UniformityTest, NeverProvesLaneValuesMemoryPhisUndefOrByValPointers) {
+  UniformValues uniform(*module_, *info_, Kernel());
+  for (const char* name : {"local", "local32", "from_lane", "loaded", "i", "next", "done", "undef",
+                           "from_undef", "byval", "lid", "wgid"}) {
+    EXPECT_FALSE(uniform.Contains(Id(name))) << name;
+  }
+}
+
+TEST_F(UniformityTest, ProvesNothingOfAnotherFunction) {
+  UniformValues uniform(*module_, *info_, /*kernel_id=*/0);
+  EXPECT_TRUE(uniform.Contains(Id("uint_8")));  // module-scope constants still are
+  EXPECT_FALSE(uniform.Contains(Id("n")));
+  EXPECT_FALSE(uniform.Contains(Id("from_n")));
+}
+
+}  // namespace
+}  // namespace xmx::interp
