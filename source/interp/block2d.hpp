@@ -21,12 +21,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "xmx/device.hpp"
+
 namespace xmx::interp {
 
-enum class Block2dOp : uint8_t { kLoad, kLoadTransform, kLoadTranspose, kPrefetch, kStore };
-
-// "OpSubgroup2DBlockLoadINTEL", ...
-std::string_view Block2dOpName(Block2dOp op);
+// The five instructions, as the device tables name them (xmx/device.hpp, device::Block2dInstructionName spells
+// their instruction names).
+using Block2dOp = ::xmx::device::Block2dOp;
 
 // The constant operands of one instruction, plus the subgroup size it runs at.
 struct Block2dShape {

@@ -21,22 +21,6 @@ uint32_t DivideRoundingUp(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
-std::string_view Block2dOpName(Block2dOp op) {
-  switch (op) {
-    case Block2dOp::kLoad:
-      return "OpSubgroup2DBlockLoadINTEL";
-    case Block2dOp::kLoadTransform:
-      return "OpSubgroup2DBlockLoadTransformINTEL";
-    case Block2dOp::kLoadTranspose:
-      return "OpSubgroup2DBlockLoadTransposeINTEL";
-    case Block2dOp::kPrefetch:
-      return "OpSubgroup2DBlockPrefetchINTEL";
-    case Block2dOp::kStore:
-      return "OpSubgroup2DBlockStoreINTEL";
-  }
-  return "OpSubgroup2DBlock?INTEL";
-}
-
 std::optional<Block2dLayout> Block2dLayout::Prepare(const Block2dShape& shape,
                                                     std::string* why_not) {
   auto reject = [why_not](std::string message) -> std::optional<Block2dLayout> {

@@ -29,8 +29,9 @@ struct RefShape {
 };
 
 std::string Describe(const RefShape& s) {
-  return std::string(Block2dOpName(s.op)) + " E" + std::to_string(s.e) + " " + std::to_string(s.h) +
-         "r" + std::to_string(s.w) + "x" + std::to_string(s.c) + "c SG" + std::to_string(s.sg);
+  return std::string(device::Block2dInstructionName(s.op)) + " E" + std::to_string(s.e) + " " +
+         std::to_string(s.h) + "r" + std::to_string(s.w) + "x" + std::to_string(s.c) + "c SG" +
+         std::to_string(s.sg);
 }
 
 uint32_t RefPow2(uint32_t v) {
