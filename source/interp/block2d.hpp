@@ -25,8 +25,8 @@
 
 namespace xmx::interp {
 
-// The five instructions, as the device tables name them (xmx/device.hpp, device::Block2dInstructionName spells
-// their instruction names).
+// The five instructions, as the device tables name them (xmx/device.hpp; their instruction
+// names: device::Block2dInstructionName).
 using Block2dOp = ::xmx::device::Block2dOp;
 
 // The constant operands of one instruction, plus the subgroup size it runs at.
