@@ -147,6 +147,16 @@ int Run(int argc, char** argv) {
   std::string error;
   interp::LaunchSpec spec;
   if (!run_file.empty()) {
+    // The file holds the whole launch: an option given beside it would be silently ignored.
+    for (const char* option :
+         {"--kernel", "--global", "--local", "--subgroup-size", "--device", "--arg", "--dump",
+          "--expect", "--check", "--threads", "--stats", "--mma-fp"}) {
+      if (app.count(option) != 0) {
+        std::cerr << "error: " << option
+                  << " cannot be combined with --run: the JSON file holds the whole launch\n";
+        return kExitUsage;
+      }
+    }
     std::optional<interp::LaunchSpec> file = interp::ReadRunFile(run_file, &error);
     if (!file) {
       std::cerr << "error: " << error << "\n";

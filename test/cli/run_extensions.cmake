@@ -41,3 +41,39 @@ add_test(NAME run.ub.block2d.restriction.clean
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_run_report.py
                  $<TARGET_FILE:xmx-run> 0 none ${block2d_module} ${block2d_args}
                  --arg i32:40 --arg i32:128 --arg buffer:zero:65536)
+
+# Results do not depend on the number of worker threads: the bf16 GEMM (64 work-groups, 2D block
+# IO and the matrix instruction), global atomics, a local-memory histogram and printf output.
+set(XMX_THREADS_DRIVER ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_threads.py)
+set(XMX_THREADS_WORK ${CMAKE_CURRENT_BINARY_DIR}/threads)
+add_test(NAME run.threads.gemm_bf16
+         COMMAND ${Python3_EXECUTABLE} ${XMX_THREADS_DRIVER} $<TARGET_FILE:xmx-run>
+                 ${XMX_THREADS_WORK}/gemm_bf16 2 --
+                 ${CMAKE_SOURCE_DIR}/examples/gemm_bf16.spv --device pvc --global 64,16 --local 16,1
+                 --arg buffer:random=1:32768 --arg buffer:random=2:32768 --arg buffer:zero:65536
+                 --arg i32:128 --arg i32:128 --arg i32:128)
+add_test(NAME run.threads.atomics_global
+         COMMAND ${Python3_EXECUTABLE} ${XMX_THREADS_DRIVER} $<TARGET_FILE:xmx-run>
+                 ${XMX_THREADS_WORK}/atomics_global 1,2 --
+                 ${CMAKE_SOURCE_DIR}/test/corpus/spv/atomics_global.llc22.O2.spv --global 64 --local 16
+                 --arg buffer:file=${CMAKE_SOURCE_DIR}/test/run/inputs/atomics_global.in.bin
+                 --arg buffer:file=${CMAKE_SOURCE_DIR}/test/run/inputs/atomics_global.counters.bin
+                 --arg buffer:file=${CMAKE_SOURCE_DIR}/test/run/inputs/atomics_global.bits.bin)
+add_test(NAME run.threads.local_histogram
+         COMMAND ${Python3_EXECUTABLE} ${XMX_THREADS_DRIVER} $<TARGET_FILE:xmx-run>
+                 ${XMX_THREADS_WORK}/local_histogram 2 --
+                 ${CMAKE_SOURCE_DIR}/test/corpus/spv/local_histogram.spirv15.O2.spv --global 256 --local 16
+                 --arg buffer:random=16:4000 --arg i32:4000 --arg buffer:zero:256)
+add_test(NAME run.threads.printf
+         COMMAND ${Python3_EXECUTABLE} ${XMX_THREADS_DRIVER} $<TARGET_FILE:xmx-run>
+                 ${XMX_THREADS_WORK}/printf none --
+                 ${CMAKE_SOURCE_DIR}/test/corpus/spv/printf_formats.spirv15.O2.spv --global 32 --local 2
+                 --arg buffer:random=3:128 --arg buffer:random=4:128)
+
+# --run FILE.json holds the whole launch: another launch option beside it is a usage error
+# (exit 2), never silently ignored.
+add_test(NAME run.cli.run_file_takes_no_other_option
+         COMMAND ${Python3_EXECUTABLE} -c
+                 "import subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True, text=True); sys.exit(0 if p.returncode == 2 and '--threads cannot be combined with --run' in p.stderr else 1)"
+                 $<TARGET_FILE:xmx-run> --run ${CMAKE_SOURCE_DIR}/test/run/local_histogram.json
+                 ${CMAKE_SOURCE_DIR}/test/corpus/spv/local_histogram.llc22.O2.spv --threads 2)
