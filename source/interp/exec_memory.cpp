@@ -139,18 +139,24 @@ const Instr* ExecAccessChain(Subgroup& sg, const Instr* in) {
   const uint64_t* base = sg.reg<uint64_t>(in->op[0]);
   uint64_t* result = sg.reg<uint64_t>(in->result);
   ForEachLane(sg.mask, [&](uint32_t lane) {
+    // Indices are arbitrary 64-bit values: an offset that overflows is as unencodable as one
+    // outside [0, 2^40).
+    bool overflow = false;
     int64_t offset = static_cast<int64_t>(d.constant_offset);
     for (const AccessChainData::Dynamic& idx : d.dynamic) {
-      offset += LaneSInt(sg, idx.slot, idx.bytes, lane) * idx.stride;
+      int64_t term = 0;
+      overflow |=
+          __builtin_mul_overflow(LaneSInt(sg, idx.slot, idx.bytes, lane), idx.stride, &term);
+      overflow |= __builtin_add_overflow(offset, term, &offset);
     }
     const uint64_t p = base[lane];
-    const int64_t moved = static_cast<int64_t>(PointerOffset(p)) + offset;
+    int64_t moved = 0;
+    overflow |= __builtin_add_overflow(static_cast<int64_t>(PointerOffset(p)), offset, &moved);
     // An offset outside [0, 2^40) cannot be encoded: the pointer keeps its allocation with the
     // largest offset, so any access through it is reported as outside the allocation.
+    const bool encodable = !overflow && moved >= 0 && static_cast<uint64_t>(moved) <= kOffsetMask;
     result[lane] =
-        MakePointer(PointerAllocation(p), moved < 0 || static_cast<uint64_t>(moved) > kOffsetMask
-                                              ? kOffsetMask
-                                              : static_cast<uint64_t>(moved));
+        MakePointer(PointerAllocation(p), encodable ? static_cast<uint64_t>(moved) : kOffsetMask);
   });
   return in + 1;
 }
@@ -326,7 +332,7 @@ bool BindAccessChain(Loader& loader, const ir::Instruction& inst, Instr& out, bo
     const uint64_t stride = loader.Type(type_id).memory_bytes;
     const uint32_t idx = inst.word(1);
     if (auto c = loader.types().GetConstantInt(idx, true)) {
-      d.constant_offset += static_cast<uint64_t>(*c * static_cast<int64_t>(stride));
+      d.constant_offset += static_cast<uint64_t>(*c) * stride;  // wraps, as the address does
     } else {
       d.dynamic.push_back(
           {loader.Slot(idx), loader.TypeOfValue(idx).lane_bytes, static_cast<int64_t>(stride)});
@@ -353,7 +359,7 @@ bool BindAccessChain(Loader& loader, const ir::Instruction& inst, Instr& out, bo
     const TypeInfo& e = loader.Type(element);
     const uint64_t stride = t.kind == ir::TypeKind::kVector ? e.lane_bytes : e.memory_bytes;
     if (auto c = loader.types().GetConstantInt(idx, true)) {
-      d.constant_offset += static_cast<uint64_t>(*c * static_cast<int64_t>(stride));
+      d.constant_offset += static_cast<uint64_t>(*c) * stride;  // wraps, as the address does
     } else {
       d.dynamic.push_back(
           {loader.Slot(idx), loader.TypeOfValue(idx).lane_bytes, static_cast<int64_t>(stride)});

@@ -343,16 +343,28 @@ class Worker {
     }
   }
 
-  static void RunSubgroup(Subgroup& sg) {
+  // Runs `sg` until it yields, finishes or, with an instruction limit, exhausts the work-group's
+  // budget (then the whole launch stops with an error).
+  void RunSubgroup(Subgroup& sg) {
+    const uint64_t limit = launch_.options.instruction_limit;
+    uint64_t budget = UINT64_MAX;
+    if (limit != 0) budget = limit > group_instructions_ ? limit - group_instructions_ : 0;
     const Instr* ip = sg.ip;
     uint64_t instructions = 0, lanes = 0;
     while (ip != nullptr) {
+      if (instructions == budget) {
+        launch_.instruction_limit_reached = true;
+        launch_.reports->Stop();
+        sg.state = SubgroupState::kDone;
+        break;
+      }
       ++instructions;
       lanes += sg.active;
       ip = ip->fn(sg, ip);
     }
     sg.instructions += instructions;
     sg.lane_instructions += lanes;
+    group_instructions_ += instructions;
   }
 
   void Schedule(uint32_t count);
@@ -367,6 +379,7 @@ class Worker {
   std::unique_ptr<LocalRaceShadow> shadow_;
   WorkGroup group_;
   uint32_t active_subgroups_ = 0;
+  uint64_t group_instructions_ = 0;  // dispatched by the current work-group
   RunStats stats_;
 
  public:
@@ -375,6 +388,7 @@ class Worker {
 };
 
 void Worker::Schedule(uint32_t count) {
+  group_instructions_ = 0;
   for (;;) {
     for (uint32_t s = 0; s < count; ++s) {
       Subgroup& sg = subgroups_[s];
@@ -609,6 +623,11 @@ RunOutcome Execute(const RunRequest& request) {
   std::stable_sort(launch.printf_chunks.begin(), launch.printf_chunks.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& chunk : launch.printf_chunks) outcome.printf_output += chunk.second;
+  if (launch.instruction_limit_reached) {
+    outcome.error = "a work-group dispatched more than " +
+                    std::to_string(request.options.instruction_limit) +
+                    " instructions (the launch's instruction limit)";
+  }
   outcome.stopped = sink.stopped();
   outcome.total_reports = sink.total();
   outcome.reports = sink.Take();

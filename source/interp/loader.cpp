@@ -523,6 +523,13 @@ bool Loader::Run(const std::string& kernel_name) {
   }
   program_.kernel_name = kernel->name;
   program_.subgroup_size = kernel->subgroup_size.value_or(options_.subgroup_size);
+  if (program_.subgroup_size == 0 || program_.subgroup_size > 64) {
+    // A subgroup's lanes are the bits of a 64-bit mask.
+    error_ = LoadError{"subgroup size " + std::to_string(program_.subgroup_size) +
+                           ": xmx-run runs subgroups of 1 to 64 invocations",
+                       std::nullopt};
+    return false;
+  }
   for (int i = 0; i < 3; ++i) program_.required_local_size[i] = kernel->local_size[i];
   program_.pointer_bytes = static_cast<uint32_t>(types_.pointer_size().value_or(8));
   uniform_ = UniformValues(module_, info_, kernel->function_id);

@@ -2,6 +2,7 @@
 // it can reach and the shared launch state.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -29,6 +30,10 @@ struct LaunchGeometry {
 struct LaunchOptions {
   CheckMode check = CheckMode::kError;
   bool ordered_matrix_fp = false;  // --mma-fp=ordered
+  // Instructions one work-group may dispatch before the launch is abandoned with an error; 0:
+  // no limit. Library callers that run untrusted kernels (the fuzzer) set it: a kernel may loop
+  // for ever, as on a GPU, and xmx-run itself does not cap it.
+  uint64_t instruction_limit = 0;
 };
 
 // State of the launch that every worker shares.
@@ -39,6 +44,7 @@ struct LaunchShared {
   ReportSink* reports = nullptr;
   std::mutex output_mutex;                                      // printf
   std::vector<std::pair<uint64_t, std::string>> printf_chunks;  // (work-group, text)
+  std::atomic<bool> instruction_limit_reached{false};
 };
 
 struct WorkGroup {

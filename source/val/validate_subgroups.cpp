@@ -335,6 +335,23 @@ class SubgroupChecker {
 }  // namespace
 
 void ValidateSubgroups(ValidationContext& context) {
+  // A kernel's required subgroup size (SubgroupSize execution mode) must be one the device has:
+  // every other table is looked up at that size, and a size of 0 has no invocation at all.
+  const device::DeviceProfile& device = context.device();
+  for (const ir::EntryPoint& ep : context.info().entry_points()) {
+    const std::optional<ir::ExecutionModeInfo> mode =
+        context.info().FindExecutionMode(ep.function_id, spv::ExecutionMode::SubgroupSize);
+    if (!mode || mode->operands_are_ids || mode->operands.empty()) continue;
+    const uint32_t size = mode->operands[0];
+    if (device.SupportsSubgroupSize(size)) continue;
+    std::string sizes;
+    for (uint32_t s : device.subgroup_sizes)
+      sizes += (sizes.empty() ? "" : ", ") + std::to_string(s);
+    context.Error(*mode->inst, "subgroups.size",
+                  "kernel " + ep.name + " requires subgroup size " + std::to_string(size) +
+                      ", which device " + device.name + " does not have (" +
+                      (device.any_power_of_two_subgroup_size ? "any power of two" : sizes) + ")");
+  }
   SubgroupChecker checker(context);
   context.ForEachBodyInstruction(
       [&](const ir::Function&, const ir::Instruction& inst) { checker.Check(inst); });
