@@ -179,10 +179,12 @@ class Block2dChecker {
     // DECISIONS 12 accepts a vector of the scalar with a warning. LLVM's backend also passes
     // arrays of such vectors (`int8 b[2]`) and, for 4-byte elements, float vectors (`float8`):
     // the same bytes, so they are accepted on the same terms rather than rejecting real kernels.
+    // Bounded: in a module core validation rejects, a type may name itself as its element.
     const ir::Type* scalar = pointee;
-    while (scalar &&
-           (scalar->kind == ir::TypeKind::kVector || scalar->kind == ir::TypeKind::kArray)) {
-      scalar = context_.types().GetType(scalar->element);
+    for (int depth = 0;
+         scalar && (scalar->kind == ir::TypeKind::kVector || scalar->kind == ir::TypeKind::kArray);
+         ++depth) {
+      scalar = depth < 32 ? context_.types().GetType(scalar->element) : nullptr;
     }
     const bool same_bits =
         scalar && scalar->width == want_bits &&
