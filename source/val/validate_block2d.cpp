@@ -144,7 +144,7 @@ class Block2dChecker {
         std::vector<uint32_t> sizes = context_.SubgroupSizes(function.id());
         if (sizes.empty()) sizes.push_back(16);
         const uint32_t sg = sizes.front();
-        if (*dims.width > sg && *dims.width % sg == 0) {
+        if (sg != 0 && *dims.width > sg && *dims.width % sg == 0) {
           unit_bits = *element_size * 8 * (*dims.width / sg);
         }
       }
