@@ -505,6 +505,28 @@ RunOutcome Execute(const RunRequest& request) {
                     " arguments, " + std::to_string(request.arguments.size()) + " given";
     return outcome;
   }
+  // Memory one work-group needs besides the buffers: more than the host should be asked for is
+  // refused up front (a real device has far less private and local memory).
+  {
+    constexpr uint64_t kLimit = uint64_t{1} << 30;
+    const LaunchGeometry& want = request.geometry;
+    const uint64_t items = want.local[0] * want.local[1] * want.local[2];
+    uint64_t bytes = 0;
+    bool overflow = __builtin_mul_overflow(p.private_bytes_per_item, items, &bytes);
+    for (const VariableInfo& v : p.local_variables)
+      overflow |= __builtin_add_overflow(bytes, v.bytes, &bytes);
+    for (const RunArgument& a : request.arguments) {
+      overflow |= __builtin_add_overflow(bytes, a.local_bytes, &bytes);
+    }
+    for (const VariableInfo& v : p.global_variables)
+      overflow |= __builtin_add_overflow(bytes, v.bytes, &bytes);
+    if (overflow || bytes > kLimit) {
+      outcome.error = "the kernel's private, local and program-scope memory for one work-group (" +
+                      (overflow ? std::string("over 2^64") : std::to_string(bytes)) +
+                      " bytes) exceeds xmx-run's limit of 1 GiB";
+      return outcome;
+    }
+  }
   GlobalMemory global;
   global.buffers.resize(request.arguments.size());
   global.argument_allocation.assign(request.arguments.size(), 0);

@@ -216,7 +216,11 @@ void TypeTable::ComputeLayout(Type& type) const {
       break;
     case TypeKind::kArray:
       if (element && element->byte_size && type.length) {
-        set(*element->byte_size * *type.length, element->alignment);
+        // An array too large for 64 bits has no size (nested arrays can multiply past 2^64).
+        uint64_t size = 0;
+        if (!__builtin_mul_overflow(*element->byte_size, *type.length, &size)) {
+          set(size, element->alignment);
+        }
       }
       break;
     case TypeKind::kPointer:
