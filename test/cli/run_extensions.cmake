@@ -1,3 +1,13 @@
+# Matrix multiply-accumulate, end to end: every B.5 row module of test/val/rows (LLVM-made) at
+# every M, run by xmx-run on random inputs and compared with the independent model of
+# check_mma_rows.py (SPEC-NOTES B.4, B.7; DECISIONS 1-3, 10).
+foreach(group sg8 sg16 sg32)
+  add_test(NAME run.rows.mma.${group}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_mma_rows.py
+                   $<TARGET_FILE:xmx-run> ${CMAKE_SOURCE_DIR}/test/val/rows
+                   ${CMAKE_CURRENT_BINARY_DIR}/rows/mma_${group} "mma_${group}_*")
+endforeach()
+
 # Split matrix multiply-accumulate (SPEC-NOTES D, DECISIONS.md 9): xmx-run on the LLVM-made row
 # modules of every family and M, compared with the independent model of check_split_mad.py.
 foreach(family i8_i8:32 i8_u8:32 u8_i8:32 u8_u8:32 bf16_bf16:16 f16_f16:16)
