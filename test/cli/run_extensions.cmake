@@ -1,6 +1,16 @@
 # Matrix multiply-accumulate, end to end: every B.5 row module of test/val/rows (LLVM-made) at
 # every M, run by xmx-run on random inputs and compared with the independent model of
 # check_mma_rows.py (SPEC-NOTES B.4, B.7; DECISIONS 1-3, 10).
+# 2D block IO, end to end: every A.4 row module of test/val/rows with blocks inside, partly
+# outside and wholly outside Memory Width (and Height), against check_block2d_rows.py's model
+# (SPEC-NOTES A.5, A.6; DECISIONS 4, 5).
+foreach(op load load_transform load_transpose store prefetch)
+  add_test(NAME run.rows.block2d.${op}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_block2d_rows.py
+                   $<TARGET_FILE:xmx-run> ${CMAKE_SOURCE_DIR}/test/val/rows
+                   ${CMAKE_CURRENT_BINARY_DIR}/rows/block2d_${op} "b2d_${op}_e*")
+endforeach()
+
 foreach(group sg8 sg16 sg32)
   add_test(NAME run.rows.mma.${group}
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_mma_rows.py
