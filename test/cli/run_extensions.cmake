@@ -11,6 +11,16 @@ foreach(op load load_transform load_transpose store prefetch)
                    ${CMAKE_CURRENT_BINARY_DIR}/rows/block2d_${op} "b2d_${op}_e*")
 endforeach()
 
+# Intel subgroup instructions, end to end: every C.3/C.4 row module of test/val/rows (shuffles,
+# block IO, 8/16-bit OpGroup*) against check_subgroup_rows.py's model (SPEC-NOTES C.2-C.4,
+# DECISIONS 8).
+foreach(op shuffle block group)
+  add_test(NAME run.rows.subgroups.${op}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_subgroup_rows.py
+                   $<TARGET_FILE:xmx-run> ${CMAKE_SOURCE_DIR}/test/val/rows
+                   ${CMAKE_CURRENT_BINARY_DIR}/rows/subgroups_${op} "sg_${op}_*")
+endforeach()
+
 foreach(group sg8 sg16 sg32)
   add_test(NAME run.rows.mma.${group}
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_mma_rows.py
