@@ -37,6 +37,14 @@ std::vector<RunArgument> ArgumentsFor(const xmx::interp::Program& program) {
         a.kind = RunArgument::Kind::kLocal;
         a.local_bytes = 1024;
         break;
+      case KernelParameter::Kind::kImage:
+        a.kind = RunArgument::Kind::kImage;
+        a.image_width = 64;
+        a.image_height = 8;
+        a.texel_bytes = 4;
+        a.bytes.resize(64 * 8 * 4);
+        for (size_t i = 0; i < a.bytes.size(); ++i) a.bytes[i] = static_cast<uint8_t>(i * 13);
+        break;
       default:  // global, constant and by-value aggregates: a buffer
         a.kind = RunArgument::Kind::kBuffer;
         a.bytes.resize(std::max<uint64_t>(4096, k.pointee_bytes));

@@ -16,10 +16,13 @@
 namespace xmx::interp {
 
 struct RunArgument {
-  enum class Kind : uint8_t { kValue, kBuffer, kLocal };
+  enum class Kind : uint8_t { kValue, kBuffer, kLocal, kImage };
   Kind kind = Kind::kValue;
-  std::vector<uint8_t> bytes;  // kValue: the value; kBuffer: initial contents
+  std::vector<uint8_t> bytes;  // kValue: the value; kBuffer, kImage: initial contents
   uint64_t local_bytes = 0;    // kLocal
+  // kImage: width and height in texels, bytes per texel; `bytes` holds the rows, tightly packed.
+  uint64_t image_width = 0, image_height = 0;
+  uint32_t texel_bytes = 0;
 };
 
 struct RunRequest {

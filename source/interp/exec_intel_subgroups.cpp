@@ -163,11 +163,11 @@ bool BindIntelSubgroups(Loader& loader, const ir::Instruction& inst, Instr& out)
       out.aux = write || pointer.storage == spv::StorageClass::Workgroup ? 16 : 4;
       return true;
     }
-    case Op::OpSubgroupImageBlockReadINTEL:
-    case Op::OpSubgroupImageBlockWriteINTEL:
     case Op::OpSubgroupImageMediaBlockReadINTEL:
     case Op::OpSubgroupImageMediaBlockWriteINTEL:
-      return loader.Fail(inst, "xmx-run does not execute image instructions (no image support)");
+      return loader.Fail(inst,
+                         "xmx-run does not execute media block instructions "
+                         "(SPV_INTEL_media_block_io)");
     default:
       return false;
   }

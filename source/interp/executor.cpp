@@ -548,6 +548,34 @@ RunOutcome Execute(const RunRequest& request) {
           return outcome;
         }
         break;
+      case KernelParameter::Kind::kImage: {
+        if (a.kind != RunArgument::Kind::kImage) {
+          outcome.error = which + " is an image: pass image2d:WIDTHxHEIGHT:TEXELBYTES:...";
+          return outcome;
+        }
+        const uint64_t row_bytes = a.image_width * a.texel_bytes;
+        if (a.image_height == 0 || row_bytes == 0 || row_bytes % 4 != 0 ||
+            a.bytes.size() != row_bytes * a.image_height) {
+          outcome.error = which + ": an image needs rows of a multiple of 4 bytes and " +
+                          "width x height x texel bytes of contents";
+          return outcome;
+        }
+        global.buffers[i].Resize(a.bytes.size());
+        std::memcpy(global.buffers[i].data(), a.bytes.data(), a.bytes.size());
+        Allocation alloc;
+        alloc.data = global.buffers[i].data();
+        alloc.size = a.bytes.size();
+        alloc.storage = spv::StorageClass::UniformConstant;
+        alloc.read_only = k.read_only;
+        alloc.shared = true;
+        alloc.what = "image argument";
+        alloc.label = static_cast<uint32_t>(i);
+        alloc.image_row_bytes = row_bytes;
+        alloc.image_rows = a.image_height;
+        alloc.image_texel_bytes = a.texel_bytes;
+        global.argument_allocation[i] = global.table.Add(alloc);
+        break;
+      }
       default: {
         if (a.kind != RunArgument::Kind::kBuffer) {
           outcome.error = which + " is a pointer: pass a buffer";

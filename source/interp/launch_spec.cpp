@@ -370,6 +370,7 @@ std::optional<ArgSpec> ParseArgSpec(std::string_view text, const fs::path& base_
   std::string_view head = text.substr(0, colon);
   std::string_view rest = text.substr(colon + 1);
   if (head == "buffer") return ParseBuffer(text, rest, base_dir, error);
+  if (head == "image2d") return ParseImageArg(text, rest, base_dir, error);
   if (head == "local") {
     ArgSpec arg;
     arg.kind = ArgSpec::Kind::kLocal;
@@ -495,9 +496,10 @@ bool ValidateLaunchSpec(const LaunchSpec& spec, std::string* error) {
                             " arguments (indices are 0-based)");
         return false;
       }
-      if (spec.args[index].kind != ArgSpec::Kind::kBuffer) {
+      if (spec.args[index].kind != ArgSpec::Kind::kBuffer &&
+          spec.args[index].kind != ArgSpec::Kind::kImage) {
         SetError(error, what + ": argument " + std::to_string(index) + " (" +
-                            Quoted(spec.args[index].text) + ") is not a buffer");
+                            Quoted(spec.args[index].text) + ") is not a buffer or an image");
         return false;
       }
       if (!indices.insert(index).second) {

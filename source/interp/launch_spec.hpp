@@ -25,7 +25,7 @@ namespace xmx::interp {
 
 // One kernel argument, one `--arg SPEC`.
 struct ArgSpec {
-  enum class Kind : uint8_t { kScalar, kBuffer, kLocal };
+  enum class Kind : uint8_t { kScalar, kBuffer, kLocal, kImage };
   Kind kind = Kind::kScalar;
   // kScalar: component type and count. Integers are ScalarKind::kInt of 1, 2, 4 or 8 bytes, floats
   // ScalarKind::kFloat of 2, 4 or 8 bytes. Unused for buffers and local memory.
@@ -36,6 +36,9 @@ struct ArgSpec {
   std::vector<uint8_t> bytes;
   // kLocal: the size of the Workgroup allocation.
   uint64_t local_bytes = 0;
+  // kImage: width and height in texels and bytes per texel; `bytes` holds the rows, packed.
+  uint64_t image_width = 0, image_height = 0;
+  uint32_t texel_bytes = 0;
   // The spec as written, for messages.
   std::string text;
 };
@@ -57,10 +60,19 @@ inline constexpr uint64_t kMaxArgBytes = uint64_t{1} << 30;
 //              base_dir), `buffer:zero:BYTES`, `buffer:fill=HEXBYTE:BYTES` (HEXBYTE: one or two hex
 //              digits, 0x optional), `buffer:random=SEED:BYTES` (RandomBytes below).
 //   local      `local:BYTES`.
+//   images     `image2d:WIDTHxHEIGHT:TEXELBYTES:CONTENT` (ParseImageArg).
 // BYTES and SEED are decimal or 0x hex; sizes run from 1 to kMaxArgBytes. On failure returns
 // nullopt and sets *error (if not null) to a message quoting the spec and saying what is wrong.
 std::optional<ArgSpec> ParseArgSpec(std::string_view text, const std::filesystem::path& base_dir,
                                     std::string* error);
+
+// `image2d:WIDTHxHEIGHT:TEXELBYTES:CONTENT` (launch_image.cpp; `text` is the whole spec, `rest`
+// what follows "image2d:"): a 2D image of WIDTH x HEIGHT texels of TEXELBYTES (1, 2, 4, 8 or 16)
+// bytes, rows tightly packed, whose row (WIDTH x TEXELBYTES bytes) is a multiple of 4 bytes.
+// CONTENT is `zero`, `fill=HEXBYTE`, `random=SEED` (as for buffers) or `file=PATH`, a file of
+// exactly WIDTH x HEIGHT x TEXELBYTES bytes.
+std::optional<ArgSpec> ParseImageArg(std::string_view text, std::string_view rest,
+                                     const std::filesystem::path& base_dir, std::string* error);
 
 // The contents of `buffer:random=SEED:BYTES`: the outputs of splitmix64 (Steele, Lea and Flood;
 // state += 0x9E3779B97F4A7C15, then the two xor-shift-multiply rounds with 0xBF58476D1CE4E5B9 and

@@ -35,8 +35,8 @@ bool IsIgnored(spv::Op op) {
 }
 
 constexpr FamilyBinder kFamilies[] = {
-    BindArith, BindConvert,        BindComposite, BindMemory,  BindControl, BindAtomic,
-    BindGroup, BindIntelSubgroups, BindMatrixMad, BindBlock2d, BindExtInst,
+    BindArith, BindConvert,        BindComposite,  BindMemory,    BindControl, BindAtomic,
+    BindGroup, BindIntelSubgroups, BindImageBlock, BindMatrixMad, BindBlock2d, BindExtInst,
 };
 
 }  // namespace
@@ -108,6 +108,12 @@ const TypeInfo& Loader::Type(uint32_t type_id) {
       case ir::TypeKind::kEvent:
         info.value = {{ScalarKind::kInt, 8}, 1};
         info.lane_bytes = 8;
+        break;
+      case ir::TypeKind::kImage:  // a handle: the image's allocation, as a pointer
+        info.value = {{ScalarKind::kPointer, 8}, 1};
+        info.lane_bytes = 8;
+        info.memory_bytes = 8;  // -O0 code keeps the handle in a private variable
+        info.alignment = 8;
         break;
       default:
         break;
@@ -504,6 +510,16 @@ bool Loader::LoadKernelInterface(const ir::Function& kernel) {
                type.kind == ir::TypeKind::kVector) {
       p.kind = KernelParameter::Kind::kScalar;
       p.type = type.value;
+    } else if (type.kind == ir::TypeKind::kImage) {
+      const std::optional<ir::ImageFormatInfo>& image = type.type->image;
+      if (!image || image->dim != spv::Dim::Dim2D || image->arrayed != 0 ||
+          image->multisampled != 0) {
+        return Fail(param, "kernel parameter " + std::to_string(index) +
+                               ": xmx-run passes only 2D images (image2d_t), not arrayed, "
+                               "multisampled or of another dimension");
+      }
+      p.kind = KernelParameter::Kind::kImage;
+      p.read_only = type.type->access == spv::AccessQualifier::ReadOnly;
     } else {
       return Fail(param, "kernel parameter " + std::to_string(index) +
                              " has a type xmx-run cannot pass (structs are passed ByVal)");

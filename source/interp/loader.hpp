@@ -161,6 +161,7 @@ bool BindAtomic(Loader&, const ir::Instruction&, Instr&);
 bool BindControl(Loader&, const ir::Instruction&, Instr&);
 bool BindGroup(Loader&, const ir::Instruction&, Instr&);
 bool BindIntelSubgroups(Loader&, const ir::Instruction&, Instr&);
+bool BindImageBlock(Loader&, const ir::Instruction&, Instr&);  // exec_image_block.cpp
 bool BindMatrixMad(Loader&, const ir::Instruction&, Instr&);
 bool BindBlock2d(Loader&, const ir::Instruction&, Instr&);
 bool BindExtInst(Loader&, const ir::Instruction&, Instr&);

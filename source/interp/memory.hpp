@@ -44,6 +44,9 @@ struct Allocation {
   bool shared = false;    // visible to other work-groups (global memory): accessed atomically
   const char* what = "";  // "buffer", "private variable", ... for reports
   uint32_t label = 0;     // parameter index or variable number
+  // An image argument (2D, rows tightly packed): its geometry; zero for every other allocation.
+  uint64_t image_row_bytes = 0, image_rows = 0;
+  uint32_t image_texel_bytes = 0;
 };
 
 // The allocations one worker thread can reach. Global ones are the same objects in every

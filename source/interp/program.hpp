@@ -76,13 +76,21 @@ struct VariableInfo {
 };
 
 struct KernelParameter {
-  enum class Kind : uint8_t { kScalar, kGlobalPointer, kLocalPointer, kConstantPointer, kByValue };
+  enum class Kind : uint8_t {
+    kScalar,
+    kGlobalPointer,
+    kLocalPointer,
+    kConstantPointer,
+    kByValue,
+    kImage,  // a 2D image (image2d_t): a handle to its allocation
+  };
   Kind kind = Kind::kScalar;
   ValueType type;  // kScalar
   uint32_t slot = 0;
   uint32_t lane_bytes = 0;
   uint64_t pointee_bytes = 0;     // kByValue: the struct's size
   uint32_t private_variable = 0;  // kByValue: each work-item's copy (a private variable)
+  bool read_only = false;         // kImage: declared read_only
   std::string name;
 };
 

@@ -141,7 +141,7 @@ int Run(int argc, char** argv) {
   app.footer(
       "Arguments: i8:V i16:V i32:V i64:V f16:V f32:V f64:V, vectors i32x4:1,2,3,4; "
       "buffer:file=PATH buffer:zero:BYTES buffer:fill=HEXBYTE:BYTES buffer:random=SEED:BYTES; "
-      "local:BYTES.");
+      "local:BYTES; image2d:WIDTHxHEIGHT:TEXELBYTES:zero|fill=HEXBYTE|random=SEED|file=PATH.");
   if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-run")) return *exit;
 
   std::string error;
@@ -293,11 +293,25 @@ int Run(int argc, char** argv) {
       spec.threads != 0 ? spec.threads : std::max(1u, std::thread::hardware_concurrency());
   for (const interp::ArgSpec& a : spec.args) {
     interp::RunArgument arg;
-    arg.kind = a.kind == interp::ArgSpec::Kind::kScalar   ? interp::RunArgument::Kind::kValue
-               : a.kind == interp::ArgSpec::Kind::kBuffer ? interp::RunArgument::Kind::kBuffer
-                                                          : interp::RunArgument::Kind::kLocal;
+    switch (a.kind) {
+      case interp::ArgSpec::Kind::kScalar:
+        arg.kind = interp::RunArgument::Kind::kValue;
+        break;
+      case interp::ArgSpec::Kind::kBuffer:
+        arg.kind = interp::RunArgument::Kind::kBuffer;
+        break;
+      case interp::ArgSpec::Kind::kLocal:
+        arg.kind = interp::RunArgument::Kind::kLocal;
+        break;
+      case interp::ArgSpec::Kind::kImage:
+        arg.kind = interp::RunArgument::Kind::kImage;
+        break;
+    }
     arg.bytes = a.bytes;
     arg.local_bytes = a.local_bytes;
+    arg.image_width = a.image_width;
+    arg.image_height = a.image_height;
+    arg.texel_bytes = a.texel_bytes;
     request.arguments.push_back(std::move(arg));
   }
   interp::RunOutcome outcome = interp::Execute(request);

@@ -107,3 +107,32 @@ add_test(NAME run.cli.run_file_takes_no_other_option
                  "import subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True, text=True); sys.exit(0 if p.returncode == 2 and '--threads cannot be combined with --run' in p.stderr else 1)"
                  $<TARGET_FILE:xmx-run> --run ${CMAKE_SOURCE_DIR}/test/run/local_histogram.json
                  ${CMAKE_SOURCE_DIR}/test/corpus/spv/local_histogram.llc22.O2.spv --threads 2)
+
+# Intel image block read/write (SPEC-NOTES C.2, C.3): the corpus kernels of every build against
+# check_image_block.py's model, and the two image rules, each triggered and clean.
+add_test(NAME run.image_block.model
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_image_block.py
+                 $<TARGET_FILE:xmx-run> ${CMAKE_SOURCE_DIR}/test/corpus/spv
+                 ${CMAKE_CURRENT_BINARY_DIR}/image_block)
+set(image_module ${CMAKE_SOURCE_DIR}/test/corpus/spv/intel_image_block.spirv15.O2.spv)
+set(image_write --kernel intel_image_block_write --global 16 --local 16
+                --arg image2d:64x8:4:random=1 --arg buffer:random=2:64)
+add_test(NAME run.ub.image.misaligned-write.triggers
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_run_report.py
+                 --warn-too --instruction OpSubgroupImageBlockWriteINTEL --message "byte column 2"
+                 $<TARGET_FILE:xmx-run> 1 image.misaligned-write ${image_module} ${image_write}
+                 --arg i32:2 --arg i32:0)
+add_test(NAME run.ub.image.misaligned-write.clean
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_run_report.py
+                 $<TARGET_FILE:xmx-run> 0 none ${image_module} ${image_write} --arg i32:4 --arg i32:0)
+add_test(NAME run.ub.image.texel-size.triggers
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_run_report.py
+                 --warn-too --instruction OpSubgroupImageBlockReadINTEL --message "8-byte texels"
+                 $<TARGET_FILE:xmx-run> 1 image.texel-size ${image_module}
+                 --kernel intel_image_block_read --global 16 --local 16
+                 --arg image2d:16x4:8:random=3 --arg buffer:zero:1024 --arg i32:0 --arg i32:0)
+add_test(NAME run.ub.image.texel-size.clean
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_run_report.py
+                 $<TARGET_FILE:xmx-run> 0 none ${image_module}
+                 --kernel intel_image_block_read --global 16 --local 16
+                 --arg image2d:32x4:4:random=3 --arg buffer:zero:1024 --arg i32:0 --arg i32:0)

@@ -358,6 +358,10 @@ int Run(const Options& options) {
         status = clSetKernelArg(cl.kernel, static_cast<cl_uint>(i), bytes.size(), bytes.data());
         break;
       }
+      case ArgSpec::Kind::kImage:
+        // The differential runs core kernels only: images come with the Intel image block
+        // instructions, which PoCL does not have.
+        return Fail(what + ": the PoCL oracle takes no image arguments");
     }
     if (status != CL_SUCCESS) return Fail("clSetKernelArg for " + what, status);
   }

@@ -189,6 +189,30 @@ TEST(LaunchSpecArgTest, LocalMemory) {
   EXPECT_NE(Reject("local:").find("is not a decimal"), std::string::npos);
 }
 
+TEST(LaunchSpecArgTest, Images) {
+  ArgSpec image = Parse("image2d:16x4:4:zero");
+  EXPECT_EQ(image.kind, ArgSpec::Kind::kImage);
+  EXPECT_EQ(image.image_width, 16u);
+  EXPECT_EQ(image.image_height, 4u);
+  EXPECT_EQ(image.texel_bytes, 4u);
+  EXPECT_EQ(image.bytes, Bytes(256, 0));
+  EXPECT_EQ(Parse("image2d:8x2:1:fill=7f").bytes, Bytes(16, 0x7F));
+  EXPECT_EQ(Parse("image2d:2x3:2:random=9").bytes, RandomBytes(9, 12));
+
+  EXPECT_NE(Reject("image2d:16x4:3:zero").find("texel size '3' is not 1, 2, 4, 8 or 16"),
+            std::string::npos);
+  EXPECT_NE(Reject("image2d:3x4:2:zero").find("a row of 6 bytes is not a multiple of 4"),
+            std::string::npos);
+  EXPECT_NE(Reject("image2d:16:4:zero").find("is not WIDTHxHEIGHT"), std::string::npos);
+  EXPECT_NE(Reject("image2d:0x4:4:zero").find("is not WIDTHxHEIGHT"), std::string::npos);
+  EXPECT_NE(Reject("image2d:16x4:4:ones").find("CONTENT 'ones'"), std::string::npos);
+  EXPECT_NE(Reject("image2d:16x4:4").find("expected image2d:WIDTHxHEIGHT:TEXELBYTES:CONTENT"),
+            std::string::npos);
+  EXPECT_NE(Reject("image2d:16x4:4:fill=zz").find("'image2d:16x4:4:fill=zz': fill byte"),
+            std::string::npos);
+  EXPECT_NE(Reject("image2d:65536x65536:16:zero").find("bytes is more than"), std::string::npos);
+}
+
 TEST_F(LaunchSpecFiles, BufferFromFile) {
   Write("data/in.bin", std::string("\x01\x02\x00\xff", 4));
   ArgSpec arg = Parse("buffer:file=data/in.bin", dir_);
@@ -196,6 +220,12 @@ TEST_F(LaunchSpecFiles, BufferFromFile) {
   EXPECT_EQ(arg.bytes, (Bytes{1, 2, 0, 0xFF}));
   EXPECT_EQ(Parse("buffer:file=" + (dir_ / "data/in.bin").string(), "/nonexistent").bytes.size(),
             4u);  // absolute paths ignore the base
+
+  Write("data/image.bin", std::string(8, '\x05'));
+  EXPECT_EQ(Parse("image2d:2x1:4:file=data/image.bin", dir_).bytes, Bytes(8, 5));
+  EXPECT_NE(Reject("image2d:4x1:4:file=data/image.bin", dir_)
+                .find("the file has 8 bytes, the image 16 (4 x 1 x 4)"),
+            std::string::npos);
 
   std::string missing = Reject("buffer:file=data/none.bin", dir_);
   EXPECT_NE(missing.find("cannot read '" + (dir_ / "data/none.bin").string() + "'"),
@@ -340,7 +370,7 @@ TEST_F(LaunchSpecFiles, RunFileErrors) {
   EXPECT_EQ(error_of(R"({"global": 4, "args": ["i32:1", "i8:300"]})"),
             "\"args\": [1] 'i8:300': 300 is out of range for i8 (-128..255)");
   EXPECT_EQ(error_of(R"({"global": 4, "args": ["i32:1"], "dump": {"0": "o.bin"}})"),
-            "--dump 0=" + (dir_ / "o.bin").string() + ": argument 0 ('i32:1') is not a buffer");
+            "--dump 0=" + (dir_ / "o.bin").string() + ": argument 0 ('i32:1') is not a buffer or an image");
   EXPECT_NE(error_of(R"({"global": 4, "args": ["buffer:zero:4"], "dump": ["1=o.bin"]})")
                 .find("there are 1 arguments"),
             std::string::npos);
