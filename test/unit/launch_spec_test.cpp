@@ -370,7 +370,8 @@ TEST_F(LaunchSpecFiles, RunFileErrors) {
   EXPECT_EQ(error_of(R"({"global": 4, "args": ["i32:1", "i8:300"]})"),
             "\"args\": [1] 'i8:300': 300 is out of range for i8 (-128..255)");
   EXPECT_EQ(error_of(R"({"global": 4, "args": ["i32:1"], "dump": {"0": "o.bin"}})"),
-            "--dump 0=" + (dir_ / "o.bin").string() + ": argument 0 ('i32:1') is not a buffer or an image");
+            "--dump 0=" + (dir_ / "o.bin").string() +
+                ": argument 0 ('i32:1') is not a buffer or an image");
   EXPECT_NE(error_of(R"({"global": 4, "args": ["buffer:zero:4"], "dump": ["1=o.bin"]})")
                 .find("there are 1 arguments"),
             std::string::npos);
