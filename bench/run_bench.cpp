@@ -1,9 +1,10 @@
 // xmx-run's figures (issue 4), printed side by side in one run:
 //  (a) lane-instructions per second on an ALU-bound kernel (bench/kernels/alu_loop.cl), single
 //      thread, at subgroup sizes 8, 16 and 32;
-//  (b) GFLOP/s of the bf16 GEMM (examples/gemm_bf16.spv: 2D block loads + the matrix
-//      instruction) at 512x512x512 with 1 and 2 threads, next to PoCL running a plain tiled
-//      OpenCL C SGEMM of the same size;
+//  (b) GFLOP/s of bf16 GEMMs (2D block loads + the matrix instruction) at 512x512x512 with 1
+//      and 2 threads: the example's kernel (examples/gemm_bf16.spv, an 8x32 tile per subgroup)
+//      and a 32x32 register tile as production kernels use (corpus gemm_bf16_tile32_sg16), next
+//      to PoCL running a plain tiled OpenCL C SGEMM of the same size;
 //  (c) matrix instructions per second for int8 M8xN16xK32 and bf16 M8xN16xK16 through the
 //      interpreter (bench/kernels/mma_loop.cl), next to a native loop doing the same arithmetic.
 #include <benchmark/benchmark.h>
@@ -130,18 +131,20 @@ std::vector<uint8_t> Bf16Matrix(int count, uint32_t seed) {
   return bytes;
 }
 
-void BM_GemmBf16(benchmark::State& state) {
+// One bf16 GEMM kernel (A, B, C, M, N, K; one subgroup of 16 per `tile_rows` x 32 tile of C) at
+// 512^3 on state.range(0) threads.
+void GemmBf16(benchmark::State& state, const char* file, int tile_rows) {
   const uint32_t threads = static_cast<uint32_t>(state.range(0));
-  static LoadedKernel k = Load("examples/gemm_bf16.spv", "", 16);
+  LoadedKernel k = Load(file, "", 16);
   if (!k.program) {
-    state.SkipWithError("cannot load examples/gemm_bf16.spv");
+    state.SkipWithError((std::string("cannot load ") + file).c_str());
     return;
   }
   const int n = kGemmSize;
   const std::vector<uint8_t> a = Bf16Matrix(n * n, 1), b = Bf16Matrix(n * n, 2);
   double flops = 0;
   for (auto _ : state) {
-    auto outcome = Launch(*k.program, n / 2, n / 8, 16,
+    auto outcome = Launch(*k.program, n / 2, n / tile_rows, 16,
                           {Buffer(a), Buffer(b), Buffer(std::vector<uint8_t>(n * n * 4)), Int32(n),
                            Int32(n), Int32(n)},
                           threads);
@@ -153,7 +156,17 @@ void BM_GemmBf16(benchmark::State& state) {
   }
   state.counters["GFLOP_per_s"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsRate);
 }
+
+// The example's kernel: an 8x32 tile, two matrix instructions per K step.
+void BM_GemmBf16(benchmark::State& state) { GemmBf16(state, "examples/gemm_bf16.spv", 8); }
 BENCHMARK(BM_GemmBf16)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// A 32x32 register tile, as production kernels block: eight matrix instructions per K step for
+// one A and one B load.
+void BM_GemmBf16Tile32(benchmark::State& state) {
+  GemmBf16(state, "test/corpus/spv/gemm_bf16_tile32_sg16.llc22.O2.spv", 32);
+}
+BENCHMARK(BM_GemmBf16Tile32)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 #if XMX_BENCH_HAS_OPENCL
 // A plain tiled SGEMM in OpenCL C (16x16 tiles in local memory), as an application would write

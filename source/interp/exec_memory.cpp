@@ -138,6 +138,16 @@ const Instr* ExecAccessChain(Subgroup& sg, const Instr* in) {
   const AccessChainData& d = *static_cast<const AccessChainData*>(in->data);
   const uint64_t* base = sg.reg<uint64_t>(in->op[0]);
   uint64_t* result = sg.reg<uint64_t>(in->result);
+  if (d.dynamic.empty() && d.constant_offset <= kOffsetMask) {
+    // Constant indices only (a member or element of a private array, say): one addition.
+    const uint64_t add = d.constant_offset;
+    ForEachLane(sg.mask, [&](uint32_t lane) {
+      const uint64_t p = base[lane];
+      const uint64_t moved = PointerOffset(p) + add;
+      result[lane] = MakePointer(PointerAllocation(p), moved <= kOffsetMask ? moved : kOffsetMask);
+    });
+    return in + 1;
+  }
   ForEachLane(sg.mask, [&](uint32_t lane) {
     // Indices are arbitrary 64-bit values: an offset that overflows is as unencodable as one
     // outside [0, 2^40).

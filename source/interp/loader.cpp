@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "grammar/grammar.hpp"
+#include "interp/phi_coalescing.hpp"
 #include "interp/post_dominators.hpp"
 
 namespace xmx::interp {
@@ -312,7 +313,8 @@ std::vector<PhiCopy> Loader::EdgeCopies(uint32_t from, uint32_t to, bool* throug
     for (size_t i = 0; i + 1 < inst.num_operands(); i += 2) {
       if (inst.word(i + 1) != from) continue;
       const uint32_t size = std::max<uint32_t>(TypeOfValue(inst.result_id()).lane_bytes, 1);
-      copies.push_back({Slot(inst.result_id()), Slot(inst.word(i)), size});
+      const uint32_t dst = Slot(inst.result_id()), src = Slot(inst.word(i));
+      if (dst != src) copies.push_back({dst, src, size});  // equal: a coalesced phi
       break;
     }
   }
@@ -330,6 +332,10 @@ std::vector<PhiCopy> Loader::EdgeCopies(uint32_t from, uint32_t to, bool* throug
 bool Loader::LoadFunction(const ir::Function& function) {
   current_function_ = &function;
   function_entry_[function.id()] = static_cast<uint32_t>(program_.code.size());
+  // A loop-carried value shares its phi's slot where that is safe (phi_coalescing.hpp).
+  for (const auto& [phi, value] : CoalescablePhis(function)) {
+    if (slots_.count(value) == 0) slots_[value] = Slot(phi);
+  }
   // Successors per block for the post-dominators; blocks in module order.
   std::unordered_map<uint32_t, uint32_t> block_index;
   for (const ir::BasicBlock& b : function.blocks) {

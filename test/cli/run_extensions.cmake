@@ -136,3 +136,13 @@ add_test(NAME run.ub.image.texel-size.clean
                  $<TARGET_FILE:xmx-run> 0 none ${image_module}
                  --kernel intel_image_block_read --global 16 --local 16
                  --arg image2d:32x4:4:random=3 --arg buffer:zero:1024 --arg i32:0 --arg i32:0)
+
+# The 32x32-tile bf16 GEMM of the corpus (bench b's second kernel): both builds equal the host
+# matmul, so the benchmark times a correct computation.
+foreach(opt O0 O2)
+  add_test(NAME run.gemm_bf16_tile32.${opt}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_gemm.py
+                   $<TARGET_FILE:xmx-run> ${CMAKE_SOURCE_DIR}/examples/gemm_data.py
+                   ${CMAKE_SOURCE_DIR}/test/corpus/spv/gemm_bf16_tile32_sg16.llc22.${opt}.spv
+                   32 64 96 48 ${CMAKE_CURRENT_BINARY_DIR}/gemm_tile32_${opt})
+endforeach()
