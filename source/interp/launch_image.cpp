@@ -4,14 +4,15 @@
 #include <charconv>
 
 #include "interp/launch_spec.hpp"
+#include "interp/launch_support.hpp"
 
 namespace xmx::interp {
 namespace {
 
-std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+using launch_support::Quoted;
 
 bool Fail(std::string* error, std::string message) {
-  if (error != nullptr) *error = std::move(message);
+  launch_support::SetError(error, std::move(message));
   return false;
 }
 
