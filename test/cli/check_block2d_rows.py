@@ -16,12 +16,7 @@ block count order, zeros out of bounds, dropped stores):
   - prefetch: the run succeeds and the surface is unchanged.
 Nothing here shares code with source/interp.
 """
-import fnmatch
-import json
-import pathlib
-import random
-import subprocess
-import sys
+import row_modules
 
 
 def pow2ceil(v):
@@ -85,14 +80,6 @@ def parse_payload(text):
     return int(n), int(unit.split("-")[0])
 
 
-def run(cmd):
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        tail = proc.stderr.strip().splitlines()[-2:]
-        return "exit %d: %s" % (proc.returncode, " | ".join(tail))
-    return None
-
-
 def check_module(xmx_run, module, entry, workdir, rng):
     row = entry["row"]
     op, e, w, h, count, sg = (row[x] for x in ("op", "element_size", "block_width",
@@ -126,7 +113,7 @@ def check_module(xmx_run, module, entry, workdir, rng):
             n, unit = parse_payload(row["payload"])
             mapping = payload_map(op, e, w, h, count, sg)
             assert all(len(m) == n * unit for m in mapping), (stem, len(mapping[0]), n * unit)
-            why = run(base + ["--arg", "buffer:file=%s" % surface_path, "--arg", "i32:%d" % width,
+            why = row_modules.run_xmx(base + ["--arg", "buffer:file=%s" % surface_path, "--arg", "i32:%d" % width,
                               "--arg", "i32:%d" % height, "--arg", "i32:%d" % pitch,
                               "--arg", "buffer:zero:%d" % (groups * sg * 4),
                               "--dump", "4=%s" % out_path])
@@ -162,7 +149,7 @@ def check_module(xmx_run, module, entry, workdir, rng):
             data = bytes(rng.getrandbits(8) for _ in range(groups * sg * n * unit))
             data_path = workdir / ("%s.h%d.in.bin" % (stem, height))
             data_path.write_bytes(data)
-            why = run(base + ["--arg", "buffer:file=%s" % data_path,
+            why = row_modules.run_xmx(base + ["--arg", "buffer:file=%s" % data_path,
                               "--arg", "buffer:file=%s" % surface_path, "--arg", "i32:%d" % width,
                               "--arg", "i32:%d" % height, "--arg", "i32:%d" % pitch,
                               "--dump", "1=%s" % out_path])
@@ -186,7 +173,7 @@ def check_module(xmx_run, module, entry, workdir, rng):
                 failures.append("%s: surface byte %d (row %d, byte %d): expected %02x, got %02x"
                                 % (what, i, i // pitch, i % pitch, want[i], got[i]))
         else:  # prefetch: nothing observable but success and an untouched surface
-            why = run(base + ["--arg", "buffer:file=%s" % surface_path, "--arg", "i32:%d" % width,
+            why = row_modules.run_xmx(base + ["--arg", "buffer:file=%s" % surface_path, "--arg", "i32:%d" % width,
                               "--arg", "i32:%d" % height, "--arg", "i32:%d" % pitch,
                               "--dump", "0=%s" % out_path])
             if why:
@@ -196,27 +183,5 @@ def check_module(xmx_run, module, entry, workdir, rng):
     return failures
 
 
-def main():
-    if len(sys.argv) not in (4, 5):
-        sys.exit(__doc__)
-    xmx_run, rows_dir, workdir = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
-    pattern = sys.argv[4] if len(sys.argv) == 5 else "b2d_*"
-    workdir.mkdir(parents=True, exist_ok=True)
-    manifest = json.loads((rows_dir / "manifest.json").read_text())
-    entries = [x for x in manifest["modules"] if x["kind"] == "block2d" and x["variant"] is None
-               and fnmatch.fnmatch(x["file"], pattern)]
-    if not entries:
-        sys.exit("no 2D block row module matches %s" % pattern)
-    failed = 0
-    for x in entries:
-        problems = check_module(xmx_run, rows_dir / x["file"], x, workdir, random.Random(x["file"]))
-        if problems:
-            failed += 1
-            for p in problems[:3]:
-                print("FAIL %s: %s" % (x["file"], p))
-    print("%d of %d 2D block row modules match the model" % (len(entries) - failed, len(entries)))
-    sys.exit(1 if failed else 0)
-
-
 if __name__ == "__main__":
-    main()
+    row_modules.main(__doc__, "block2d", "b2d_*", "2D block", check_module)

@@ -12,15 +12,9 @@ rounding of the exact sum, the paired SG32 form). Integers take random bits; flo
 from a small set every format represents exactly, so every sum is exact in any order and the
 one rounding only matters for bf16 / fp16 results. Nothing here shares code with source/interp.
 """
-import fnmatch
-import json
-import os
-import pathlib
-import random
-import struct
-import subprocess
-import sys
 from fractions import Fraction
+
+import row_modules
 
 # Element formats: (kind, bits, exponent bits, mantissa bits, bias) for floats.
 FLOATS = {
@@ -214,9 +208,9 @@ def run_row(xmx_run, module, entry, workdir, rng):
            "--arg", "buffer:file=%s" % paths["a"], "--arg", "buffer:file=%s" % paths["b"],
            "--arg", "buffer:file=%s" % paths["c"], "--arg", "buffer:zero:%d" % (lanes * r_bytes),
            "--dump", "3=%s" % paths["d"]]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        return "exit %d: %s" % (proc.returncode, proc.stderr.strip().splitlines()[-1:])
+    why = row_modules.run_xmx(cmd)
+    if why:
+        return why
     got = paths["d"].read_bytes()
     if got != bytes(expected):
         size = r_width // 8
@@ -228,27 +222,10 @@ def run_row(xmx_run, module, entry, workdir, rng):
     return None
 
 
-def main():
-    if len(sys.argv) not in (4, 5):
-        sys.exit(__doc__)
-    xmx_run, rows_dir, workdir = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
-    pattern = sys.argv[4] if len(sys.argv) == 5 else "mma_*"
-    workdir.mkdir(parents=True, exist_ok=True)
-    manifest = json.loads((rows_dir / "manifest.json").read_text())
-    entries = [e for e in manifest["modules"]
-               if e["kind"] == "mma" and e["variant"] is None and fnmatch.fnmatch(e["file"], pattern)]
-    if not entries:
-        sys.exit("no matrix row module matches %s" % pattern)
-    failures = 0
-    for e in entries:
-        rng = random.Random(e["file"])  # reproducible per module
-        why = run_row(xmx_run, rows_dir / e["file"], e, workdir, rng)
-        if why:
-            failures += 1
-            print("FAIL %s: %s" % (e["file"], why))
-    print("%d of %d matrix row modules match the model" % (len(entries) - failures, len(entries)))
-    sys.exit(1 if failures else 0)
+def check_module(xmx_run, module, entry, workdir, rng):
+    why = run_row(xmx_run, module, entry, workdir, rng)
+    return [why] if why else []
 
 
 if __name__ == "__main__":
-    main()
+    row_modules.main(__doc__, "mma", "mma_*", "matrix", check_module)

@@ -14,13 +14,9 @@ SPEC-NOTES C.2-C.4 and DECISIONS 8 (nothing is shared with source/interp):
 3-component vectors occupy four components in buffers (OpenCL layout); the fourth is not
 compared.
 """
-import fnmatch
-import json
-import pathlib
-import random
 import re
-import subprocess
-import sys
+
+import row_modules
 
 SG = 16
 ELEMENT_BYTES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "long": 8,
@@ -30,13 +26,6 @@ ELEMENT_BYTES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint
 def split_type(cl):
     m = re.fullmatch(r"([a-z]+?)(\d*)", cl)
     return m.group(1), int(m.group(2) or 1)
-
-
-def run(cmd):
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        return "exit %d: %s" % (proc.returncode, " | ".join(proc.stderr.strip().splitlines()[-2:]))
-    return None
 
 
 def to_signed(v, bits):
@@ -82,7 +71,7 @@ def check_module(xmx_run, module, entry, workdir, rng):
         if op in ("shuffle_down", "shuffle_up"):
             deltas = sorted(set(deltas) | {SG})
         for c in deltas:
-            why = run(launch + ["--arg", "buffer:file=%s" % in_path,
+            why = row_modules.run_xmx(launch + ["--arg", "buffer:file=%s" % in_path,
                                 "--arg", "buffer:zero:%d" % (lanes * slots * size),
                                 "--arg", "i32:%d" % c, "--dump", "1=%s" % out_path])
             if why:
@@ -112,7 +101,7 @@ def check_module(xmx_run, module, entry, workdir, rng):
     elif op == "block_read":
         data = elements(lanes * n)
         in_path.write_bytes(pack(data))
-        why = run(launch + ["--arg", "buffer:file=%s" % in_path,
+        why = row_modules.run_xmx(launch + ["--arg", "buffer:file=%s" % in_path,
                             "--arg", "buffer:zero:%d" % (lanes * slots * size),
                             "--dump", "1=%s" % out_path])
         if why:
@@ -128,7 +117,7 @@ def check_module(xmx_run, module, entry, workdir, rng):
     elif op == "block_write":
         data = elements(lanes * slots)
         in_path.write_bytes(pack(data))
-        why = run(launch + ["--arg", "buffer:file=%s" % in_path,
+        why = row_modules.run_xmx(launch + ["--arg", "buffer:file=%s" % in_path,
                             "--arg", "buffer:zero:%d" % (lanes * n * size),
                             "--dump", "1=%s" % out_path])
         if why:
@@ -152,7 +141,7 @@ def check_module(xmx_run, module, entry, workdir, rng):
         lane_arg = rng.randrange(SG)
         if op == "broadcast":
             extra = ["--arg", "i32:%d" % lane_arg]
-        why = run(launch + ["--arg", "buffer:file=%s" % in_path,
+        why = row_modules.run_xmx(launch + ["--arg", "buffer:file=%s" % in_path,
                             "--arg", "buffer:zero:%d" % (lanes * size)] + extra +
                   ["--dump", "1=%s" % out_path])
         if why:
@@ -191,27 +180,5 @@ def check_module(xmx_run, module, entry, workdir, rng):
     return failures
 
 
-def main():
-    if len(sys.argv) not in (4, 5):
-        sys.exit(__doc__)
-    xmx_run, rows_dir, workdir = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
-    pattern = sys.argv[4] if len(sys.argv) == 5 else "sg_*"
-    workdir.mkdir(parents=True, exist_ok=True)
-    manifest = json.loads((rows_dir / "manifest.json").read_text())
-    entries = [x for x in manifest["modules"] if x["kind"] == "subgroups" and x["variant"] is None
-               and fnmatch.fnmatch(x["file"], pattern)]
-    if not entries:
-        sys.exit("no subgroup row module matches %s" % pattern)
-    failed = 0
-    for x in entries:
-        problems = check_module(xmx_run, rows_dir / x["file"], x, workdir, random.Random(x["file"]))
-        if problems:
-            failed += 1
-            for p in problems[:3]:
-                print("FAIL %s: %s" % (x["file"], p))
-    print("%d of %d subgroup row modules match the model" % (len(entries) - failed, len(entries)))
-    sys.exit(1 if failed else 0)
-
-
 if __name__ == "__main__":
-    main()
+    row_modules.main(__doc__, "subgroups", "sg_*", "subgroup", check_module)
