@@ -510,9 +510,10 @@ RunOutcome Execute(const RunRequest& request) {
   {
     constexpr uint64_t kLimit = uint64_t{1} << 30;
     const LaunchGeometry& want = request.geometry;
-    const uint64_t items = want.local[0] * want.local[1] * want.local[2];
-    uint64_t bytes = 0;
-    bool overflow = __builtin_mul_overflow(p.private_bytes_per_item, items, &bytes);
+    uint64_t items = 0, bytes = 0;
+    bool overflow = __builtin_mul_overflow(want.local[0], want.local[1], &items);
+    overflow |= __builtin_mul_overflow(items, want.local[2], &items);
+    overflow |= __builtin_mul_overflow(p.private_bytes_per_item, items, &bytes);
     for (const VariableInfo& v : p.local_variables)
       overflow |= __builtin_add_overflow(bytes, v.bytes, &bytes);
     for (const RunArgument& a : request.arguments) {
@@ -520,6 +521,13 @@ RunOutcome Execute(const RunRequest& request) {
     }
     for (const VariableInfo& v : p.global_variables)
       overflow |= __builtin_add_overflow(bytes, v.bytes, &bytes);
+    constexpr uint64_t kMaxItems = uint64_t{1}
+                                   << 16;  // devices allow 1024; subgroup ids are 32-bit
+    if (!overflow && items > kMaxItems) {
+      outcome.error = "a work-group of " + std::to_string(items) +
+                      " work-items is more than xmx-run runs (" + std::to_string(kMaxItems) + ")";
+      return outcome;
+    }
     if (overflow || bytes > kLimit) {
       outcome.error = "the kernel's private, local and program-scope memory for one work-group (" +
                       (overflow ? std::string("over 2^64") : std::to_string(bytes)) +

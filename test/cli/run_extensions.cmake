@@ -102,11 +102,22 @@ add_test(NAME run.threads.printf
 
 # --run FILE.json holds the whole launch: another launch option beside it is a usage error
 # (exit 2), never silently ignored.
+set(XMX_EXIT_DRIVER ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py)
 add_test(NAME run.cli.run_file_takes_no_other_option
-         COMMAND ${Python3_EXECUTABLE} -c
-                 "import subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True, text=True); sys.exit(0 if p.returncode == 2 and '--threads cannot be combined with --run' in p.stderr else 1)"
-                 $<TARGET_FILE:xmx-run> --run ${CMAKE_SOURCE_DIR}/test/run/local_histogram.json
+         COMMAND ${Python3_EXECUTABLE} ${XMX_EXIT_DRIVER} 2 "--threads cannot be combined with --run"
+                 -- $<TARGET_FILE:xmx-run> --run ${CMAKE_SOURCE_DIR}/test/run/local_histogram.json
                  ${CMAKE_SOURCE_DIR}/test/corpus/spv/local_histogram.llc22.O2.spv --threads 2)
+# Launches the host should not be asked for are refused up front (exit 2), not attempted.
+set(XMX_HUGE_MODULE ${CMAKE_SOURCE_DIR}/test/corpus/spv/atomics_global.llc22.O2.spv)
+set(XMX_HUGE_ARGS --arg buffer:zero:64 --arg buffer:zero:64 --arg buffer:zero:64)
+add_test(NAME run.cli.work_group_too_large
+         COMMAND ${Python3_EXECUTABLE} ${XMX_EXIT_DRIVER} 2 "is more than xmx-run runs (65536)"
+                 -- $<TARGET_FILE:xmx-run> ${XMX_HUGE_MODULE} --global 131072 --local 131072
+                 ${XMX_HUGE_ARGS})
+add_test(NAME run.cli.work_group_memory_too_large
+         COMMAND ${Python3_EXECUTABLE} ${XMX_EXIT_DRIVER} 2 "exceeds xmx-run's limit of 1 GiB"
+                 -- $<TARGET_FILE:xmx-run> ${XMX_HUGE_MODULE} --global 4294967296,4294967296
+                 --local 4294967296,4294967296 ${XMX_HUGE_ARGS})
 
 # Intel image block read/write (SPEC-NOTES C.2, C.3): the corpus kernels of every build against
 # check_image_block.py's model, and the two image rules, each triggered and clean.
