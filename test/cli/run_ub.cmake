@@ -129,6 +129,20 @@ xmx_ub_trigger(RULE arith.division-by-zero KERNEL division_by_zero
 xmx_ub_clean(RULE arith.division-by-zero KERNEL division_by_zero
   RUN ${XMX_UB_TWO_GROUPS} --arg buffer:zero:128 --arg i32:1000 --arg i32:-1)
 
+xmx_ub_trigger(RULE arith.division-overflow KERNEL division_by_zero
+  RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:-2147483648 --arg i32:32
+  EXPECT --global 31 --instruction OpSDiv)
+xmx_ub_clean(RULE arith.division-overflow KERNEL division_by_zero
+  RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:-2147483648 --arg i32:-1)
+
+# The call stack has to end: a too-deep call stops its subgroup in every --check mode, so there
+# is no --check=off run to test.
+xmx_ub_trigger(RULE control.call-depth KERNEL call_depth NO_OFF
+  RUN ${XMX_UB_TWO_GROUPS} --arg buffer:zero:128 --arg i32:300
+  EXPECT --where group --subgroup 0 --instruction OpFunctionCall)
+xmx_ub_clean(RULE control.call-depth KERNEL call_depth
+  RUN ${XMX_UB_TWO_GROUPS} --arg buffer:zero:128 --arg i32:10)
+
 xmx_ub_trigger(RULE control.unreachable KERNEL unreachable
   RUN ${XMX_UB_TWO_GROUPS} --arg buffer:zero:128 --arg i32:7
   EXPECT --global 7 --instruction OpUnreachable)
