@@ -394,6 +394,11 @@ bool BindMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
       VariableInfo var;
       var.storage = spv::StorageClass::Function;
       var.bytes = pointee.memory_bytes;
+      if (var.bytes > kMaxVariableBytes) {
+        return loader.Fail(inst, "a variable of " + std::to_string(var.bytes) +
+                                     " bytes is larger than xmx-run allocates (" +
+                                     std::to_string(kMaxVariableBytes) + ")");
+      }
       var.alignment = std::max<uint64_t>(pointee.alignment, 1);
       if (const ir::DecorationInfo* d =
               loader.info().FindDecoration(inst.result_id(), spv::Decoration::Alignment)) {

@@ -138,6 +138,17 @@ uint32_t Loader::Slot(uint32_t id) {
   auto it = slots_.find(id);
   if (it != slots_.end()) return it->second;
   const TypeInfo& type = TypeOfValue(id);
+  if (type.memory_bytes > kMaxValueBytes && type.kind != ir::TypeKind::kPointer) {
+    // An aggregate this large is not kept in registers (every lane would hold a copy).
+    if (!error_) {
+      error_ =
+          LoadError{"value %" + std::to_string(id) + " of " + std::to_string(type.memory_bytes) +
+                        " bytes is larger than xmx-run keeps in a register (" +
+                        std::to_string(kMaxValueBytes) + ")",
+                    std::nullopt};
+    }
+    return slots_[id] = 0;
+  }
   const uint32_t lane_bytes = std::max<uint32_t>(type.lane_bytes, 1);
   const uint32_t offset = AlignUp(program_.register_bytes, kSlotAlignment);
   program_.register_bytes = offset + lane_bytes * program_.subgroup_size;
@@ -414,6 +425,11 @@ bool Loader::LoadGlobals() {
     VariableInfo var;
     var.storage = pointer.storage;
     var.bytes = pointee.memory_bytes;
+    if (var.bytes > kMaxVariableBytes) {
+      return Fail(inst, "a variable of " + std::to_string(var.bytes) +
+                            " bytes is larger than xmx-run allocates (" +
+                            std::to_string(kMaxVariableBytes) + ")");
+    }
     var.alignment = std::max<uint64_t>(pointee.alignment, 1);
     var.slot = Slot(id);
     var.name = info_.GetName(id);

@@ -57,6 +57,11 @@ struct TypeInfo {
   const ir::Type* type = nullptr;
 };
 
+// Limits that keep a valid but enormous kernel from exhausting the host: one variable (private,
+// local or program-scope), and one value held in registers (per lane).
+inline constexpr uint64_t kMaxVariableBytes = uint64_t{1} << 30;
+inline constexpr uint64_t kMaxValueBytes = uint64_t{1} << 20;
+
 class Loader {
  public:
   Loader(const ir::Module& module, const ir::TypeTable& types, const ir::ModuleInfo& info,
