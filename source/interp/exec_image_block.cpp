@@ -12,6 +12,8 @@
 // (subgroup.non-uniform), a write whose x is not a multiple of 4 (image.misaligned-write), an
 // image whose texels are wider than 4 bytes (image.texel-size), a write to a read_only image
 // (memory.read-only).
+#include <algorithm>
+
 #include "interp/exec_support.hpp"
 #include "interp/loader.hpp"
 
