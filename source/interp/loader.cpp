@@ -207,9 +207,17 @@ bool Loader::ConstantBytes(uint32_t id, uint8_t* out, const TypeInfo& type, bool
     case ir::ConstantKind::kComposite: {
       const ir::Type* t = type.type;
       if (t == nullptr) return false;
+      // Each constituent must have the type its place in the composite has (a validator may let
+      // a mismatch through); otherwise its bytes would not fit where they go.
+      const bool is_struct = t->kind == ir::TypeKind::kStruct;
+      const uint64_t count = is_struct                         ? t->members.size()
+                             : t->kind == ir::TypeKind::kArray ? t->length.value_or(0)
+                                                               : t->count;
+      if (constant->words.size() != count) return false;
       uint64_t offset = 0;
       for (size_t i = 0; i < constant->words.size(); ++i) {
         const uint32_t member = constant->words[i];
+        if (ValueTypeId(member) != (is_struct ? t->members[i] : t->element)) return false;
         const TypeInfo& member_type = TypeOfValue(member);
         if (t->kind == ir::TypeKind::kStruct) {
           offset = MemberOffsets(t->id)[i];
