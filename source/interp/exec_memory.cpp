@@ -334,6 +334,17 @@ Handler StoreHandler(uint32_t size) { return SizedAccessHandler<true>(size); }
 
 bool BindAccessChain(Loader& loader, const ir::Instruction& inst, Instr& out, bool with_element) {
   AccessChainData d;
+  // A dynamic index must be a scalar integer (the validator of SPIRV-Tools 2023.1 lets some
+  // other types through); its value is read as a signed integer of its own width.
+  auto add_dynamic = [&](uint32_t idx, uint64_t stride) {
+    const TypeInfo& index = loader.TypeOfValue(idx);
+    if (index.kind != ir::TypeKind::kInt || index.lane_bytes == 0 || index.lane_bytes > 8) {
+      return loader.Fail(inst,
+                         "access chain index %" + std::to_string(idx) + " is not a scalar integer");
+    }
+    d.dynamic.push_back({loader.Slot(idx), index.lane_bytes, static_cast<int64_t>(stride)});
+    return true;
+  };
   const TypeInfo& base = loader.TypeOfValue(inst.word(0));
   uint32_t type_id = base.pointee;
   size_t i = 1;
@@ -343,9 +354,8 @@ bool BindAccessChain(Loader& loader, const ir::Instruction& inst, Instr& out, bo
     const uint32_t idx = inst.word(1);
     if (auto c = loader.types().GetConstantInt(idx, true)) {
       d.constant_offset += static_cast<uint64_t>(*c) * stride;  // wraps, as the address does
-    } else {
-      d.dynamic.push_back(
-          {loader.Slot(idx), loader.TypeOfValue(idx).lane_bytes, static_cast<int64_t>(stride)});
+    } else if (!add_dynamic(idx, stride)) {
+      return false;
     }
     i = 2;
   }
@@ -370,9 +380,8 @@ bool BindAccessChain(Loader& loader, const ir::Instruction& inst, Instr& out, bo
     const uint64_t stride = t.kind == ir::TypeKind::kVector ? e.lane_bytes : e.memory_bytes;
     if (auto c = loader.types().GetConstantInt(idx, true)) {
       d.constant_offset += static_cast<uint64_t>(*c) * stride;  // wraps, as the address does
-    } else {
-      d.dynamic.push_back(
-          {loader.Slot(idx), loader.TypeOfValue(idx).lane_bytes, static_cast<int64_t>(stride)});
+    } else if (!add_dynamic(idx, stride)) {
+      return false;
     }
     type_id = element;
   }
