@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "grammar/grammar.hpp"
+#include "interp/invariant_bitcasts.hpp"
 #include "interp/phi_coalescing.hpp"
 #include "interp/post_dominators.hpp"
 
@@ -354,6 +355,15 @@ bool Loader::LoadFunction(const ir::Function& function) {
   // A loop-carried value shares its phi's slot where that is safe (phi_coalescing.hpp).
   for (const auto& [phi, value] : CoalescablePhis(function)) {
     if (slots_.count(value) == 0) slots_[value] = Slot(phi);
+  }
+  // A bitcast of a value written once per activation reads it in place (invariant_bitcasts.hpp);
+  // BindConvert then emits nothing for it. Only plain copies qualify: equal register sizes (a
+  // Physical32 pointer conversion widens or narrows).
+  for (const auto& [result, operand] : InvariantBitcasts(function)) {
+    const uint32_t bytes = TypeOfValue(result).lane_bytes;
+    if (slots_.count(result) == 0 && bytes != 0 && bytes == TypeOfValue(operand).lane_bytes) {
+      slots_[result] = Slot(operand);
+    }
   }
   // Successors per block for the post-dominators; blocks in module order.
   std::unordered_map<uint32_t, uint32_t> block_index;
