@@ -8,6 +8,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "interp/block2d_transpose.hpp"
+
 namespace xmx::interp {
 namespace {
 
@@ -125,16 +127,18 @@ struct RowPlan {
   const uint32_t* row_start;  // [row * count + block]
   ColumnSteps steps;
   uint32_t rows, count, width, element_size;
+  bool columns_to_lanes;  // Block2dLayout::columns_to_lanes_
 };
 
 RowPlan PlanOf(const Block2dShape& shape, const std::vector<uint32_t>& row_start,
-               const ColumnSteps& steps) {
+               const ColumnSteps& steps, bool columns_to_lanes) {
   return {.row_start = row_start.data(),
           .steps = steps,
           .rows = shape.block_height,
           .count = shape.block_count,
           .width = shape.block_width,
-          .element_size = shape.element_size};
+          .element_size = shape.element_size,
+          .columns_to_lanes = columns_to_lanes};
 }
 
 // The payload's pointer type: written by loads (MemoryByte const), read by stores.
@@ -167,6 +171,23 @@ inline void MoveRow(MemoryByte* memory, uint32_t first, uint32_t end, const Colu
     move(
         size_t{v >> steps.run_shift} * steps.run_stride + size_t{v & steps.run_mask} * inner_stride,
         i);
+  }
+}
+
+// A block wholly in bounds whose columns go to invocations: one transposition per block.
+template <typename MemoryByte>
+void TransposeWholeBlock(const RowPlan& plan, MemoryByte* first_row, int64_t pitch,
+                         PayloadPointer<MemoryByte> payload) {
+  const uint32_t e = plan.element_size;
+  const ptrdiff_t lane_stride = plan.steps.inner_stride;
+  for (uint32_t b = 0; b < plan.count; ++b) {
+    MemoryByte* block = first_row + size_t{b} * plan.width * e;
+    auto lanes = payload + plan.row_start[b];
+    if constexpr (std::is_const_v<MemoryByte>) {  // memory row r -> element r of each lane
+      TransposeElements(block, pitch, lanes, lane_stride, plan.rows, plan.width, e);
+    } else {  // element r of lane c -> column c of memory row r
+      TransposeElements(lanes, lane_stride, block, pitch, plan.width, plan.rows, e);
+    }
   }
 }
 
@@ -213,6 +234,7 @@ void MoveBlock(const RowPlan& whole_rows, const RowPlan& elements, const BlockPl
   if (placement.WhollyInside()) {
     MemoryByte* first_row = data + placement.RowByte(0);
     const int64_t pitch = placement.pitch();
+    if (elements.columns_to_lanes) return TransposeWholeBlock(elements, first_row, pitch, payload);
     switch (whole_rows.steps.unit_bytes) {
       case 1:
         return MoveWholeBlock<1>(whole_rows, first_row, pitch, payload);
@@ -309,9 +331,9 @@ void LoadBlock2d(const Block2dLayout& layout, const Block2dSurface& surface, uin
   if (!layout.payload_covered_ || !placement.WhollyInside()) {
     std::memset(payload, 0, layout.payload_bytes());
   }
-  MoveBlock(PlanOf(shape, layout.row_start_, layout.row_steps_),
-            PlanOf(shape, layout.row_start_, layout.element_steps_), placement, surface.data,
-            payload);
+  MoveBlock(PlanOf(shape, layout.row_start_, layout.row_steps_, layout.columns_to_lanes_),
+            PlanOf(shape, layout.row_start_, layout.element_steps_, layout.columns_to_lanes_),
+            placement, surface.data, payload);
 }
 
 void StoreBlock2d(const Block2dLayout& layout, const Block2dMutableSurface& surface,
@@ -320,9 +342,9 @@ void StoreBlock2d(const Block2dLayout& layout, const Block2dMutableSurface& surf
   assert(shape.op == Block2dOp::kStore);
   if (shape.op != Block2dOp::kStore) return;
   // Only elements are visited, so padding and unmapped payload bytes are never written.
-  MoveBlock(PlanOf(shape, layout.row_start_, layout.row_steps_),
-            PlanOf(shape, layout.row_start_, layout.element_steps_), PlacementOf(shape, surface),
-            surface.data, payload);
+  MoveBlock(PlanOf(shape, layout.row_start_, layout.row_steps_, layout.columns_to_lanes_),
+            PlanOf(shape, layout.row_start_, layout.element_steps_, layout.columns_to_lanes_),
+            PlacementOf(shape, surface), surface.data, payload);
 }
 
 }  // namespace xmx::interp

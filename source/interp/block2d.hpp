@@ -120,6 +120,10 @@ class Block2dLayout {
   std::vector<uint32_t> row_start_;
   ColumnSteps element_steps_;
   ColumnSteps row_steps_;
+  // Each block's columns go to invocations (element_steps_ one progression of stride other than
+  // the element size) and its rows to consecutive elements of each invocation's bytes
+  // (row_start_ growing by Element Size per row): a whole block is one transposition.
+  bool columns_to_lanes_ = false;
   // Every payload byte receives an element when the block is wholly in bounds (no padding, no
   // slot without a row), so a load need not clear the payload first.
   bool payload_covered_ = false;

@@ -193,6 +193,12 @@ bool Block2dLayout::BuildRowPlan() {
     }
   }
   element_steps_ = steps;
+  columns_to_lanes_ = run == width && steps.inner_stride != e;
+  for (uint32_t row = 0; row < height && columns_to_lanes_; ++row) {
+    for (uint32_t b = 0; b < count; ++b) {
+      columns_to_lanes_ &= row_start_[row * count + b] == row_start_[b] + row * e;
+    }
+  }
   // Runs whose elements are adjacent in the payload are adjacent in memory too: whole rows move
   // them as single units.
   row_steps_ = steps;
