@@ -514,11 +514,13 @@ RunOutcome Execute(const RunRequest& request) {
     bool overflow = __builtin_mul_overflow(want.local[0], want.local[1], &items);
     overflow |= __builtin_mul_overflow(items, want.local[2], &items);
     overflow |= __builtin_mul_overflow(p.private_bytes_per_item, items, &bytes);
+    uint64_t local = 0;
     for (const VariableInfo& v : p.local_variables)
-      overflow |= __builtin_add_overflow(bytes, v.bytes, &bytes);
+      overflow |= __builtin_add_overflow(local, v.bytes, &local);
     for (const RunArgument& a : request.arguments) {
-      overflow |= __builtin_add_overflow(bytes, a.local_bytes, &bytes);
+      overflow |= __builtin_add_overflow(local, a.local_bytes, &local);
     }
+    overflow |= __builtin_add_overflow(bytes, local, &bytes);
     for (const VariableInfo& v : p.global_variables)
       overflow |= __builtin_add_overflow(bytes, v.bytes, &bytes);
     constexpr uint64_t kMaxItems = uint64_t{1}
@@ -532,6 +534,13 @@ RunOutcome Execute(const RunRequest& request) {
       outcome.error = "the kernel's private, local and program-scope memory for one work-group (" +
                       (overflow ? std::string("over 2^64") : std::to_string(bytes)) +
                       " bytes) exceeds xmx-run's limit of 1 GiB";
+      return outcome;
+    }
+    if (request.options.check != CheckMode::kOff && local > kMaxRaceCheckedLocalBytes) {
+      outcome.error = "the work-group's local memory (" + std::to_string(local) +
+                      " bytes) is more than the data-race check covers (" +
+                      std::to_string(kMaxRaceCheckedLocalBytes >> 20) +
+                      " MiB); run it with --check=off";
       return outcome;
     }
   }

@@ -3,14 +3,24 @@
 // Two accesses by different work-items to the same byte, at least one a write, with no
 // work-group barrier between them (nor a subgroup barrier, when both are in one subgroup) race.
 // Atomic accesses are not recorded.
+//
+// The shadow is paged: a page of cells is allocated when a byte of it is first touched, and a new
+// work-group clears only the pages the last one touched, so a kernel that declares much local
+// memory and uses little pays for what it uses.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <cstring>
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace xmx::interp {
+
+// Local memory a work-group may have when the race check is on (Execute refuses more): 32 times
+// the 128 KiB of shared local memory of the largest Intel GPUs, and a bound on the shadow (about
+// 40 bytes a byte of local memory).
+constexpr uint64_t kMaxRaceCheckedLocalBytes = uint64_t{4} << 20;
 
 struct RaceConflict {
   uint64_t offset;      // byte offset in the local memory block
@@ -20,10 +30,18 @@ struct RaceConflict {
 
 class LocalRaceShadow {
  public:
-  LocalRaceShadow(const uint8_t* base, uint64_t bytes) : base_(base), cells_(bytes) {}
+  LocalRaceShadow(const uint8_t* base, uint64_t bytes)
+      : base_(base),
+        bytes_(bytes),
+        pages_((bytes + kPageCells - 1) / kPageCells),
+        dirty_(pages_.size(), false) {}
 
   void Reset() {
-    std::memset(cells_.data(), 0, cells_.size() * sizeof(Cell));
+    for (const uint64_t page : touched_) {
+      std::fill_n(pages_[page].get(), kPageCells, Cell{});
+      dirty_[page] = false;
+    }
+    touched_.clear();
     epoch_ = 1;
   }
   void NextEpoch() { ++epoch_; }
@@ -34,8 +52,8 @@ class LocalRaceShadow {
   std::optional<RaceConflict> Access(uint64_t offset, uint64_t bytes, uint32_t item,
                                      uint32_t subgroup, uint32_t subgroup_epoch, bool write) {
     std::optional<RaceConflict> conflict;
-    for (uint64_t b = offset; b < offset + bytes && b < cells_.size(); ++b) {
-      Cell& c = cells_[b];
+    for (uint64_t b = offset; b < offset + bytes && b < bytes_; ++b) {
+      Cell& c = At(b);
       auto ordered = [&](uint32_t other_subgroup, uint32_t other_subgroup_epoch) {
         return other_subgroup == subgroup && other_subgroup_epoch != subgroup_epoch;
       };
@@ -80,8 +98,23 @@ class LocalRaceShadow {
     uint32_t other_reader;  // a reader other than `reader`, when several_readers
     bool several_readers;
   };
+  static constexpr uint64_t kPageCells = 4096;
+
+  Cell& At(uint64_t byte) {
+    const uint64_t page = byte / kPageCells;
+    if (!dirty_[page]) {
+      if (!pages_[page]) pages_[page] = std::make_unique<Cell[]>(kPageCells);  // zeroed
+      dirty_[page] = true;
+      touched_.push_back(page);
+    }
+    return pages_[page][byte % kPageCells];
+  }
+
   const uint8_t* base_;
-  std::vector<Cell> cells_;
+  uint64_t bytes_;
+  std::vector<std::unique_ptr<Cell[]>> pages_;
+  std::vector<bool> dirty_;        // touched since the last Reset
+  std::vector<uint64_t> touched_;  // the dirty pages
   uint32_t epoch_ = 1;
 };
 

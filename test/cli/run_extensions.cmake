@@ -118,6 +118,17 @@ add_test(NAME run.cli.work_group_memory_too_large
          COMMAND ${Python3_EXECUTABLE} ${XMX_EXIT_DRIVER} 2 "exceeds xmx-run's limit of 1 GiB"
                  -- $<TARGET_FILE:xmx-run> ${XMX_HUGE_MODULE} --global 4294967296,4294967296
                  --local 4294967296,4294967296 ${XMX_HUGE_ARGS})
+# The data-race check shadows at most 4 MiB of local memory: more is refused while checking,
+# and runs with --check=off.
+set(XMX_BIG_LOCAL ${CMAKE_SOURCE_DIR}/test/corpus/spv/local_arg_reduce.llc22.O2.spv --global 128
+                  --local 32 --arg buffer:random=1:512 --arg buffer:zero:32 --arg local:128)
+add_test(NAME run.cli.local_memory_beyond_race_check
+         COMMAND ${Python3_EXECUTABLE} ${XMX_EXIT_DRIVER} 2
+                 "is more than the data-race check covers (4 MiB); run it with --check=off"
+                 -- $<TARGET_FILE:xmx-run> ${XMX_BIG_LOCAL} --arg local:8388608)
+add_test(NAME run.cli.local_memory_beyond_race_check_unchecked
+         COMMAND ${Python3_EXECUTABLE} ${XMX_EXIT_DRIVER} 0 ""
+                 -- $<TARGET_FILE:xmx-run> ${XMX_BIG_LOCAL} --arg local:8388608 --check=off)
 
 # Intel image block read/write (SPEC-NOTES C.2, C.3): the corpus kernels of every build against
 # check_image_block.py's model, and the two image rules, each triggered and clean.
