@@ -257,7 +257,7 @@ bool BindConvert(Loader& loader, const ir::Instruction& inst, Instr& out) {
       if (to.lane_bytes != from.lane_bytes) {
         return loader.Fail(inst, "OpBitcast between types of different sizes");
       }
-      // A result that shares its operand's slot (invariant_bitcasts.hpp) needs no copy.
+      // A result that shares its operand's slot (invariant_code.hpp) needs no copy.
       if (out.result == out.op[0]) return true;
       out.fn = ExecBitcast;
       out.size = to.lane_bytes;

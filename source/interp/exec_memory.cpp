@@ -480,9 +480,10 @@ bool BindMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
     }
     case spv::Op::OpPtrCastToGeneric:
     case spv::Op::OpGenericCastToPtr:
-      out.fn = ExecCopyPointer;
       out.result = loader.Slot(inst.result_id());
       out.op[0] = loader.Slot(inst.word(0));
+      // A result that shares its operand's slot (invariant_code.hpp) needs no copy.
+      if (out.result != out.op[0]) out.fn = ExecCopyPointer;
       return true;
     case spv::Op::OpGenericCastToPtrExplicit:
       out.fn = ExecGenericCastExplicit;

@@ -1,6 +1,8 @@
-#include "interp/invariant_bitcasts.hpp"
+#include "interp/invariant_code.hpp"
 
-#include <unordered_set>
+#include <unordered_map>
+
+#include "grammar/grammar.hpp"
 
 namespace xmx::interp {
 namespace {
@@ -30,28 +32,81 @@ bool IsBranchTarget(const ir::Function& function, uint32_t label) {
   return false;
 }
 
+bool IsCopy(spv::Op op) {
+  return op == spv::Op::OpBitcast || op == spv::Op::OpPtrCastToGeneric ||
+         op == spv::Op::OpGenericCastToPtr;
+}
+
+bool IsPure(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpAccessChain:
+    case spv::Op::OpInBoundsAccessChain:
+    case spv::Op::OpPtrAccessChain:
+    case spv::Op::OpInBoundsPtrAccessChain:
+      return true;
+    default:
+      return IsCopy(op);
+  }
+}
+
+template <typename Visit>
+void ForEachIdOperand(const ir::Instruction& inst, Visit&& visit) {
+  for (size_t i = 0; i < inst.num_operands(); ++i) {
+    const ir::OperandView operand = inst.operand(i);
+    if (grammar::IsIdKind(operand.kind)) visit(operand.word());
+  }
+}
+
 }  // namespace
 
-std::vector<std::pair<uint32_t, uint32_t>> InvariantBitcasts(const ir::Function& function) {
-  std::vector<std::pair<uint32_t, uint32_t>> pairs;
-  if (function.blocks.empty()) return pairs;
+InvariantCode FindInvariantCode(const ir::Function& function,
+                                const std::unordered_set<uint32_t>& excluded) {
+  InvariantCode code;
+  if (function.blocks.empty()) return code;
   const ir::BasicBlock& entry = function.blocks.front();
-  // A validated module never branches to its entry block; an unvalidated one that does would
-  // run the entry block again and rewrite its values, so nothing is shared then.
-  if (IsBranchTarget(function, entry.id())) return pairs;
-  std::unordered_set<uint32_t> once;  // ids written once per activation
-  for (const ir::Instruction& p : function.parameters) once.insert(p.result_id());
-  for (const ir::Instruction& inst : entry.instructions) {
-    if (inst.has_result_id()) once.insert(inst.result_id());
-  }
+  if (IsBranchTarget(function, entry.id())) return code;
+
+  // Ids defined in the function but not (yet) known invariant; any other id is invariant.
+  std::unordered_set<uint32_t> variant;
   for (const ir::BasicBlock& block : function.blocks) {
+    if (&block == &entry) continue;
     for (const ir::Instruction& inst : block.instructions) {
-      if (inst.opcode() != spv::Op::OpBitcast || !once.count(inst.word(0))) continue;
-      pairs.emplace_back(inst.result_id(), inst.word(0));
-      once.insert(inst.result_id());
+      if (inst.has_result_id()) variant.insert(inst.result_id());
     }
   }
-  return pairs;
+  for (uint32_t id : excluded) variant.insert(id);
+  // Candidates wait for their variant operands: when the last one becomes invariant, so do they.
+  // A worklist keeps this linear whatever the block order.
+  std::unordered_map<uint32_t, std::vector<const ir::Instruction*>> waiting;
+  std::unordered_map<const ir::Instruction*, uint32_t> pending;
+  std::vector<const ir::Instruction*> ready;
+  for (const ir::BasicBlock& block : function.blocks) {
+    if (&block == &entry) continue;
+    for (const ir::Instruction& inst : block.instructions) {
+      if (!IsPure(inst.opcode()) || excluded.count(inst.result_id())) continue;
+      uint32_t count = 0;
+      ForEachIdOperand(inst, [&](uint32_t id) {
+        if (!variant.count(id)) return;
+        waiting[id].push_back(&inst);
+        ++count;
+      });
+      if (count == 0) ready.push_back(&inst);
+      pending[&inst] = count;
+    }
+  }
+  while (!ready.empty()) {
+    const ir::Instruction* inst = ready.back();
+    ready.pop_back();
+    code.hoisted.push_back(inst);
+    if (IsCopy(inst->opcode())) code.copies.emplace_back(inst->result_id(), inst->word(0));
+    variant.erase(inst->result_id());
+    auto users = waiting.find(inst->result_id());
+    if (users == waiting.end()) continue;
+    for (const ir::Instruction* user : users->second) {
+      if (--pending[user] == 0) ready.push_back(user);
+    }
+  }
+  return code;
 }
 
 }  // namespace xmx::interp

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 
 #include "grammar/grammar.hpp"
-#include "interp/invariant_bitcasts.hpp"
+#include "interp/invariant_code.hpp"
 #include "interp/phi_coalescing.hpp"
 #include "interp/post_dominators.hpp"
 
@@ -353,18 +354,25 @@ bool Loader::LoadFunction(const ir::Function& function) {
   current_function_ = &function;
   function_entry_[function.id()] = static_cast<uint32_t>(program_.code.size());
   // A loop-carried value shares its phi's slot where that is safe (phi_coalescing.hpp).
+  std::unordered_set<uint32_t> coalesced;
   for (const auto& [phi, value] : CoalescablePhis(function)) {
     if (slots_.count(value) == 0) slots_[value] = Slot(phi);
+    coalesced.insert(phi);
+    coalesced.insert(value);
   }
-  // A bitcast of a value written once per activation reads it in place (invariant_bitcasts.hpp);
-  // BindConvert then emits nothing for it. Only plain copies qualify: equal register sizes (a
-  // Physical32 pointer conversion widens or narrows).
-  for (const auto& [result, operand] : InvariantBitcasts(function)) {
+  // Pointer arithmetic with invariant operands runs once, at the end of the entry block, and
+  // copies among it read their operand's slot in place (invariant_code.hpp); the binders emit
+  // nothing for a copy onto its own slot. Only equal register sizes share (a Physical32 pointer
+  // conversion widens or narrows).
+  const InvariantCode invariant = FindInvariantCode(function, coalesced);
+  for (const auto& [result, operand] : invariant.copies) {
     const uint32_t bytes = TypeOfValue(result).lane_bytes;
     if (slots_.count(result) == 0 && bytes != 0 && bytes == TypeOfValue(operand).lane_bytes) {
       slots_[result] = Slot(operand);
     }
   }
+  const std::unordered_set<const ir::Instruction*> hoisted(invariant.hoisted.begin(),
+                                                           invariant.hoisted.end());
   // Successors per block for the post-dominators; blocks in module order.
   std::unordered_map<uint32_t, uint32_t> block_index;
   for (const ir::BasicBlock& b : function.blocks) {
@@ -377,7 +385,12 @@ bool Loader::LoadFunction(const ir::Function& function) {
     std::vector<uint32_t>& succ = successors[block_index[block.id()]];
     for (const ir::Instruction& inst : block.instructions) {
       const spv::Op op = inst.opcode();
-      if (op == spv::Op::OpPhi || IsIgnored(op)) continue;
+      if (&block == &function.blocks.front() && &inst == &block.instructions.back()) {
+        for (const ir::Instruction* h : invariant.hoisted) {  // before the entry's terminator
+          if (!EmitInstruction(*h)) return false;
+        }
+      }
+      if (op == spv::Op::OpPhi || IsIgnored(op) || hoisted.count(&inst)) continue;
       switch (op) {
         case spv::Op::OpBranch:
           succ.push_back(block_index.count(inst.word(0)) ? block_index[inst.word(0)] : kExitBlock);
@@ -405,24 +418,7 @@ bool Loader::LoadFunction(const ir::Function& function) {
         default:
           break;
       }
-      Instr out;
-      out.source_index = static_cast<uint32_t>(
-          inst.source_index() == ir::Instruction::kNotFromBinary ? 0 : inst.source_index());
-      bool bound = false;
-      for (FamilyBinder bind : kFamilies) {
-        if (bind(*this, inst, out)) {
-          bound = true;
-          break;
-        }
-      }
-      if (failed()) return false;
-      if (!bound) {
-        const grammar::Instruction* g = grammar::FindInstruction(static_cast<uint32_t>(op));
-        Fail(inst, std::string("xmx-run does not execute ") +
-                       (g != nullptr ? g->name : "opcode " + std::to_string(uint32_t(op))));
-        return false;
-      }
-      if (out.fn != nullptr) program_.code.push_back(out);
+      if (!EmitInstruction(inst)) return false;
     }
   }
   const std::vector<uint32_t> ipdom = ImmediatePostDominators(successors);
@@ -431,6 +427,29 @@ bool Loader::LoadFunction(const ir::Function& function) {
   for (const auto& [label, index] : block_index) {
     ipdom_[label] = ipdom[index] == kExitBlock ? 0 : labels[ipdom[index]];
   }
+  return true;
+}
+
+bool Loader::EmitInstruction(const ir::Instruction& inst) {
+  Instr out;
+  out.source_index = static_cast<uint32_t>(
+      inst.source_index() == ir::Instruction::kNotFromBinary ? 0 : inst.source_index());
+  bool bound = false;
+  for (FamilyBinder bind : kFamilies) {
+    if (bind(*this, inst, out)) {
+      bound = true;
+      break;
+    }
+  }
+  if (failed()) return false;
+  if (!bound) {
+    const uint32_t op = static_cast<uint32_t>(inst.opcode());
+    const grammar::Instruction* g = grammar::FindInstruction(op);
+    Fail(inst, std::string("xmx-run does not execute ") +
+                   (g != nullptr ? g->name : "opcode " + std::to_string(op)));
+    return false;
+  }
+  if (out.fn != nullptr) program_.code.push_back(out);
   return true;
 }
 
