@@ -158,6 +158,28 @@ add_test(NAME run.ub.image.texel-size.clean
                  $<TARGET_FILE:xmx-run> 0 none ${image_module}
                  --kernel intel_image_block_read --global 16 --local 16
                  --arg image2d:32x4:4:random=3 --arg buffer:zero:1024 --arg i32:0 --arg i32:0)
+# A block write to a read_only image (memory.read-only): no producer emits one, so the module is
+# the corpus kernel with its image type changed by hand (test/ub/asm), assembled by xmx-as here.
+set(image_read_only ${CMAKE_CURRENT_BINARY_DIR}/image_write_read_only.spv)
+add_test(NAME run.ub.image.read-only.assemble
+         COMMAND $<TARGET_FILE:xmx-as> ${CMAKE_SOURCE_DIR}/test/ub/asm/image_write_read_only.spvasm
+                 -o ${image_read_only})
+set_tests_properties(run.ub.image.read-only.assemble PROPERTIES FIXTURES_SETUP image_read_only)
+add_test(NAME run.ub.memory.read-only.triggers.image
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_run_report.py
+                 --warn-too --instruction OpSubgroupImageBlockWriteINTEL --message "declared read_only"
+                 $<TARGET_FILE:xmx-run> 1 memory.read-only ${image_read_only} ${image_write}
+                 --arg i32:4 --arg i32:0)
+add_test(NAME run.ub.memory.read-only.off.image
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_run_report.py
+                 $<TARGET_FILE:xmx-run> 0 none ${image_read_only} ${image_write}
+                 --arg i32:4 --arg i32:0 --check=off)
+set_tests_properties(run.ub.memory.read-only.triggers.image run.ub.memory.read-only.off.image
+                     PROPERTIES FIXTURES_REQUIRED image_read_only)
+# Clean: the same write to the write_only image of the real module.
+add_test(NAME run.ub.memory.read-only.clean.image
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_run_report.py
+                 $<TARGET_FILE:xmx-run> 0 none ${image_module} ${image_write} --arg i32:4 --arg i32:0)
 
 # The 32x32-tile bf16 GEMM of the corpus (bench b's second kernel): both builds equal the host
 # matmul, so the benchmark times a correct computation.
