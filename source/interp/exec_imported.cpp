@@ -47,6 +47,19 @@ char PointeeCode(std::string_view params) {
   return '\0';
 }
 
+// The validator checks a call's arguments against the import's declaration only, and a module
+// may declare a builtin with any signature: what each builtin reads is checked here.
+bool IsScalarInt(const TypeInfo& t) {
+  return t.kind == ir::TypeKind::kInt && t.lane_bytes >= 1 && t.lane_bytes <= 8;
+}
+bool IsPointer(const TypeInfo& t) { return t.kind == ir::TypeKind::kPointer; }
+
+bool WrongSignature(Loader& loader, const ir::Instruction& inst, std::string_view name,
+                    std::string_view expected) {
+  return loader.Fail(inst, "call of '" + std::string(name) +
+                               "' does not match the builtin: " + std::string(expected));
+}
+
 struct AtomicName {
   std::string_view name;
   AtomicOp op;        // the unsigned form for min/max
@@ -85,8 +98,21 @@ bool BindImportedAtomic(Loader& loader, const ir::Instruction& inst, std::string
     AtomicOp op = a.op;
     if (op == AtomicOp::kUMin && is_signed) op = AtomicOp::kSMin;
     if (op == AtomicOp::kUMax && is_signed) op = AtomicOp::kSMax;
+    // Arguments: the pointer, then a.operands values of the result's type (the _explicit forms
+    // add a memory order and scope, which sequential execution does not need).
+    const TypeInfo& result = loader.Type(inst.result_type_id());
+    bool ok = inst.num_operands() >= 2 + a.operands && IsScalarInt(result) &&
+              IsPointer(loader.TypeOfValue(inst.word(1)));
+    for (uint32_t i = 0; ok && i < a.operands; ++i) {
+      ok = loader.TypeOfValue(inst.word(2 + i)).lane_bytes == result.lane_bytes;
+    }
+    if (!ok) {
+      return WrongSignature(loader, inst, name,
+                            "an integer result, a pointer and " + std::to_string(a.operands) +
+                                " value(s) of the result's type");
+    }
     const uint32_t pointer = inst.word(1);
-    const uint32_t bytes = loader.Type(inst.result_type_id()).value.scalar.bytes;
+    const uint32_t bytes = result.value.scalar.bytes;
     out.fn = AtomicHandler(bytes);
     if (out.fn == nullptr) return loader.Fail(inst, "atomics on this type are not supported");
     out.aux = static_cast<uint32_t>(op);
@@ -116,6 +142,14 @@ bool BindImportedCall(Loader& loader, const ir::Instruction& inst, Instr& out) {
       return true;
     }
     if (name == "intel_sub_group_broadcast" || name == "sub_group_broadcast") {
+      if (inst.num_operands() != 3 ||
+          loader.TypeOfValue(inst.word(1)).lane_bytes !=
+              loader.Type(inst.result_type_id()).lane_bytes ||
+          loader.Type(inst.result_type_id()).lane_bytes == 0 ||
+          !IsScalarInt(loader.TypeOfValue(inst.word(2)))) {
+        return WrongSignature(loader, inst, name,
+                              "a value of the result's type and an integer sub-group local id");
+      }
       out.fn = ExecGroupBroadcast;
       out.result = loader.Slot(inst.result_id());
       out.op[0] = loader.Slot(inst.word(1));
@@ -133,6 +167,10 @@ bool BindImportedCall(Loader& loader, const ir::Instruction& inst, Instr& out) {
       {"__to_private", spv::StorageClass::Function}};
   for (const auto& [cast, storage] : casts) {
     if (mangled == cast) {
+      if (inst.num_operands() != 2 || !IsPointer(loader.TypeOfValue(inst.word(1))) ||
+          !IsPointer(loader.Type(inst.result_type_id()))) {
+        return WrongSignature(loader, inst, cast, "one pointer argument and a pointer result");
+      }
       out.fn = ExecGenericCastExplicit;
       out.result = loader.Slot(inst.result_id());
       out.op[0] = loader.Slot(inst.word(1));

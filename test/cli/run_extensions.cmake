@@ -118,6 +118,14 @@ add_test(NAME run.cli.work_group_memory_too_large
          COMMAND ${Python3_EXECUTABLE} ${XMX_EXIT_DRIVER} 2 "exceeds xmx-run's limit of 1 GiB"
                  -- $<TARGET_FILE:xmx-run> ${XMX_HUGE_MODULE} --global 4294967296,4294967296
                  --local 4294967296,4294967296 ${XMX_HUGE_ARGS})
+# A builtin left as an imported call is checked against what it reads, whatever the module
+# declares (here atomic_min declared and called with only the pointer: a fuzzing find).
+add_test(NAME run.cli.imported_builtin_wrong_signature
+         COMMAND ${Python3_EXECUTABLE} ${XMX_EXIT_DRIVER} 1
+                 "call of 'atomic_min' does not match the builtin"
+                 -- $<TARGET_FILE:xmx-run> --global 1
+                 ${CMAKE_SOURCE_DIR}/test/fuzz/interpreter_fuzzer/regressions/imported_atomic_missing_argument.spv)
+
 # The data-race check shadows at most 4 MiB of local memory: more is refused while checking,
 # and runs with --check=off.
 set(XMX_BIG_LOCAL ${CMAKE_SOURCE_DIR}/test/corpus/spv/local_arg_reduce.llc22.O2.spv --global 128
