@@ -3,6 +3,7 @@
 // together and work-groups are printed in order, whatever the thread count.
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 
 #include "interp/exec_support.hpp"
 #include "interp/loader.hpp"
@@ -28,22 +29,35 @@ bool ReadString(Subgroup& sg, uint64_t pointer, std::string* out) {
   return false;
 }
 
+bool IsFloatConversion(char c) { return c != '\0' && std::strchr("fFeEgGaA", c) != nullptr; }
+bool IsIntegerConversion(char c) { return c != '\0' && std::strchr("diouxXc", c) != nullptr; }
+
+// The host's snprintf with one value; "" if it fails (a width beyond INT_MAX, say).
+template <typename T>
+std::string HostFormat(const std::string& format, T value) {
+  char buffer[512];
+  buffer[0] = '\0';
+  if (std::snprintf(buffer, sizeof(buffer), format.c_str(), value) < 0) return "";
+  return buffer;
+}
+
+// One conversion of a scalar: `spec` is the directive with OpenCL's length modifiers, and only
+// the conversions IsFloatConversion / IsIntegerConversion accept reach here, so the host's printf
+// never sees a directive that would read a pointer (%s, %n, %ls) from an integer.
 std::string FormatOne(const std::string& spec, char conversion, const uint8_t* value,
                       ScalarType type) {
-  char buffer[512];
   std::string s = spec;
-  if (conversion == 'f' || conversion == 'F' || conversion == 'e' || conversion == 'E' ||
-      conversion == 'g' || conversion == 'G' || conversion == 'a' || conversion == 'A') {
+  if (IsFloatConversion(conversion)) {
     double v = type.bytes == 8   ? LoadScalar<double>(value)
                : type.bytes == 4 ? LoadScalar<float>(value)
-                                 : HalfToFloat(LoadScalar<uint16_t>(value));
+               : type.bytes == 2 ? HalfToFloat(LoadScalar<uint16_t>(value))
+                                 : static_cast<double>(*value);
     // Length modifiers of OpenCL vectors (hl, h) mean nothing to the host's printf.
     std::string clean;
     for (char c : s) {
       if (c != 'h' && c != 'l') clean.push_back(c);
     }
-    std::snprintf(buffer, sizeof(buffer), clean.c_str(), v);
-    return buffer;
+    return HostFormat(clean, v);
   }
   uint64_t u = 0;
   std::memcpy(&u, value, std::min<uint32_t>(type.bytes, 8));
@@ -54,15 +68,12 @@ std::string FormatOne(const std::string& spec, char conversion, const uint8_t* v
     if (c != 'h' && c != 'l') clean.push_back(c);
   }
   clean.insert(clean.size() - 1, "ll");
-  if (conversion == 'd' || conversion == 'i') {
-    std::snprintf(buffer, sizeof(buffer), clean.c_str(), static_cast<long long>(i));
-  } else if (conversion == 'c') {
+  if (conversion == 'd' || conversion == 'i') return HostFormat(clean, static_cast<long long>(i));
+  if (conversion == 'c') {
     clean.erase(clean.size() - 3, 2);
-    std::snprintf(buffer, sizeof(buffer), clean.c_str(), static_cast<int>(u & 0xFF));
-  } else {
-    std::snprintf(buffer, sizeof(buffer), clean.c_str(), static_cast<unsigned long long>(u));
+    return HostFormat(clean, static_cast<int>(u & 0xFF));
   }
-  return buffer;
+  return HostFormat(clean, static_cast<unsigned long long>(u));
 }
 
 const Instr* ExecPrintf(Subgroup& sg, const Instr* in) {
@@ -109,6 +120,8 @@ const Instr* ExecPrintf(Subgroup& sg, const Instr* in) {
         char buffer[32];
         std::snprintf(buffer, sizeof(buffer), "0x%" PRIx64, LoadScalar<uint64_t>(value));
         out += buffer;
+      } else if (!IsFloatConversion(conversion) && !IsIntegerConversion(conversion)) {
+        out += spec;  // %s of a non-pointer, or no OpenCL conversion: printed as written
       } else {
         const uint32_t n = vector != 0 ? std::min(vector, t.components) : 1;
         for (uint32_t c = 0; c < n; ++c) {
