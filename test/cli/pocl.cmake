@@ -116,3 +116,15 @@ function(xmx_add_pocl_comparisons)
 endfunction()
 
 xmx_add_pocl_comparisons(TARGET xmx-run)
+
+# printf output (OpenCL.std printf): xmx-run on the clang-15/llvm-spirv-15 builds of the corpus
+# kernel against PoCL running its source, line by line (llc-22's printf modules are invalid:
+# its format operand is not a pointer to 8-bit ints).
+add_test(NAME pocl.printf
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_printf.py
+                 $<TARGET_FILE:xmx-run> $<TARGET_FILE:pocl_run>
+                 ${XMX_CORPUS_DIR}/src/printf_formats.cl ${XMX_POCL_OUT}/printf
+                 ${XMX_CORPUS_DIR}/spv/printf_formats.spirv15.O0.spv
+                 ${XMX_CORPUS_DIR}/spv/printf_formats.spirv15.O2.spv)
+set_tests_properties(pocl.printf PROPERTIES LABELS pocl TIMEOUT 300
+                     ENVIRONMENT POCL_CACHE_DIR=${CMAKE_BINARY_DIR}/pocl-cache)
