@@ -98,12 +98,7 @@ class InvariantCodeTest : public ::testing::Test {
     for (const std::string& name : excluded) ids.insert(Id(name));
     return FindInvariantCode(module_->functions().front(), ids);
   }
-  uint32_t Id(const std::string& name) const {
-    for (const ir::Instruction& inst : module_->debug()) {
-      if (inst.opcode() == spv::Op::OpName && inst.StringOperand(1) == name) return inst.word(0);
-    }
-    return 0;
-  }
+  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   // The position of `name` among the hoisted instructions, or -1.
   int Hoisted(const InvariantCode& code, const std::string& name) const {
     for (size_t i = 0; i < code.hoisted.size(); ++i) {

@@ -63,12 +63,7 @@ class PhiCoalescingTest : public ::testing::Test {
     if (!module_) return {};
     return CoalescablePhis(module_->functions().front());
   }
-  uint32_t Id(const std::string& name) const {
-    for (const ir::Instruction& inst : module_->debug()) {
-      if (inst.opcode() == spv::Op::OpName && inst.StringOperand(1) == name) return inst.word(0);
-    }
-    return 0;
-  }
+  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   bool Paired(const std::vector<std::pair<uint32_t, uint32_t>>& pairs) const {
     for (const auto& [p, v] : pairs) {
       if (p == Id("acc")) return v == Id("next");

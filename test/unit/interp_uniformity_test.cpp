@@ -95,13 +95,7 @@ class UniformityTest : public ::testing::Test {
     ASSERT_TRUE(module_) << error.Format();
     info_.emplace(*module_);
   }
-  uint32_t Id(const std::string& name) const {
-    for (const ir::Instruction& inst : module_->debug()) {
-      if (inst.opcode() == spv::Op::OpName && inst.StringOperand(1) == name) return inst.word(0);
-    }
-    ADD_FAILURE() << "no OpName " << name;
-    return 0;
-  }
+  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   uint32_t Kernel() const { return module_->functions().front().id(); }
 
   std::vector<uint32_t> words_;

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "text/assembler.hpp"
+#include "xmx/module.hpp"
 #include "xmx/validator.hpp"
 
 namespace xmx::val::testing {
@@ -19,6 +21,16 @@ inline std::vector<uint32_t> Assemble(const std::string& text) {
   options.version = 0x00010400;
   EXPECT_TRUE(text::Assemble(text, options, &words, &err)) << err.Format() << "\n" << text;
   return words;
+}
+
+// The id an OpName names `name`; a missing name fails the test (a misspelt name must not make a
+// negative check pass).
+inline uint32_t NamedId(const ir::Module& module, std::string_view name) {
+  for (const ir::Instruction& inst : module.debug()) {
+    if (inst.opcode() == spv::Op::OpName && inst.StringOperand(1) == name) return inst.word(0);
+  }
+  ADD_FAILURE() << "no OpName " << name;
+  return 0;
 }
 
 // Every diagnostic with its rule, for failure messages.
