@@ -118,6 +118,14 @@ xmx_ub_clean(RULE memory.local-race VARIANT subgroup-barrier KERNEL local_race
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:2)
 xmx_ub_clean(RULE memory.local-race VARIANT several-readers KERNEL local_readers
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:2)
+# Local memory is per work-group: what work-group 0 did never races with work-group 1 on the
+# same worker (one thread, so the shadow is reused), while a race inside work-group 1 is found.
+set(XMX_UB_GROUPS_ONE_THREAD --global 64 --local 32 --subgroup-size 16 --threads 1)
+xmx_ub_trigger(RULE memory.local-race VARIANT later-work-group KERNEL local_groups
+  RUN ${XMX_UB_GROUPS_ONE_THREAD} --arg buffer:zero:256 --arg i32:1
+  EXPECT --global 32 --instruction OpLoad --message "write by local work-item (1,0,0)")
+xmx_ub_clean(RULE memory.local-race VARIANT across-work-groups KERNEL local_groups
+  RUN ${XMX_UB_GROUPS_ONE_THREAD} --arg buffer:zero:256 --arg i32:0)
 # Two readers in one subgroup, ordered before the write by a subgroup barrier (false positive).
 xmx_ub_clean(RULE memory.local-race VARIANT several-readers-subgroup-barrier KERNEL local_readers
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:1)
