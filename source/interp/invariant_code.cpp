@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-#include "grammar/grammar.hpp"
+#include "ir/id_operands.hpp"
 
 namespace xmx::interp {
 namespace {
@@ -49,14 +49,6 @@ bool IsPure(spv::Op op) {
   }
 }
 
-template <typename Visit>
-void ForEachIdOperand(const ir::Instruction& inst, Visit&& visit) {
-  for (size_t i = 0; i < inst.num_operands(); ++i) {
-    const ir::OperandView operand = inst.operand(i);
-    if (grammar::IsIdKind(operand.kind)) visit(operand.word());
-  }
-}
-
 }  // namespace
 
 InvariantCode FindInvariantCode(const ir::Function& function,
@@ -85,7 +77,7 @@ InvariantCode FindInvariantCode(const ir::Function& function,
     for (const ir::Instruction& inst : block.instructions) {
       if (!IsPure(inst.opcode()) || excluded.count(inst.result_id())) continue;
       uint32_t count = 0;
-      ForEachIdOperand(inst, [&](uint32_t id) {
+      ir::ForEachIdOperand(inst, [&](uint32_t id, size_t) {
         if (!variant.count(id)) return;
         waiting[id].push_back(&inst);
         ++count;

@@ -3,7 +3,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "grammar/grammar.hpp"
+#include "ir/id_operands.hpp"
 
 namespace xmx::interp {
 namespace {
@@ -19,14 +19,6 @@ struct Place {
 // slot may be an operand's slot.
 bool InPlaceSafe(const ir::Instruction& inst) {
   return inst.opcode() == spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL;
-}
-
-template <typename Visit>
-void ForEachIdOperand(const ir::Instruction& inst, Visit&& visit) {
-  for (size_t i = 0; i < inst.num_operands(); ++i) {
-    const ir::OperandView operand = inst.operand(i);
-    if (grammar::IsIdKind(operand.kind)) visit(operand.word(), i);
-  }
 }
 
 }  // namespace
@@ -45,7 +37,7 @@ std::vector<std::pair<uint32_t, uint32_t>> CoalescablePhis(const ir::Function& f
       const Place here{block.id(), index++, &inst};
       if (inst.has_result_id()) defs[inst.result_id()] = here;
       const bool phi = inst.opcode() == spv::Op::OpPhi;
-      ForEachIdOperand(inst, [&](uint32_t id, size_t i) {
+      ir::ForEachIdOperand(inst, [&](uint32_t id, size_t i) {
         if (phi && i % 2 == 1) return;  // the parent block label
         uses[id].push_back({here, phi ? inst.word(i + 1) : 0});
       });

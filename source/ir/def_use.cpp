@@ -2,19 +2,16 @@
 
 #include <algorithm>
 
-#include "grammar/grammar.hpp"
+#include "ir/id_operands.hpp"
 
 namespace xmx::ir {
 namespace {
 
 // Calls visit(id, operand index) for every id operand, the result type included.
 template <typename Visit>
-void ForEachIdOperand(const Instruction& inst, Visit&& visit) {
+void ForEachIdUse(const Instruction& inst, Visit&& visit) {
   if (inst.has_result_type()) visit(inst.result_type_id(), Use::kResultType);
-  for (size_t i = 0; i < inst.num_operands(); ++i) {
-    const OperandView operand = inst.operand(i);
-    if (grammar::IsIdKind(operand.kind)) visit(operand.word(), static_cast<uint32_t>(i));
-  }
+  ForEachIdOperand(inst, [&](uint32_t id, size_t i) { visit(id, static_cast<uint32_t>(i)); });
 }
 
 }  // namespace
@@ -49,7 +46,7 @@ std::span<const Use> DefUse::GetUses(uint32_t id) const {
 
 void DefUse::AnalyzeOne(Instruction& inst) {
   if (inst.has_result_id()) GetOrAdd(inst.result_id()).def = &inst;
-  ForEachIdOperand(inst, [this, &inst](uint32_t id, uint32_t operand) {
+  ForEachIdUse(inst, [this, &inst](uint32_t id, uint32_t operand) {
     GetOrAdd(id).uses.push_back({&inst, operand});
   });
 }
@@ -71,7 +68,7 @@ void DefUse::ForgetOne(const Instruction& inst) {
     Entry* entry = Find(inst.result_id());
     if (entry && entry->def == &inst) entry->def = nullptr;
   }
-  ForEachIdOperand(inst, [this, &inst](uint32_t id, uint32_t operand) {
+  ForEachIdUse(inst, [this, &inst](uint32_t id, uint32_t operand) {
     RemoveUse(id, {const_cast<Instruction*>(&inst), operand});
   });
 }
