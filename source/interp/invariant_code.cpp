@@ -9,27 +9,12 @@ namespace {
 
 // Whether any branch of `function` targets `label`.
 bool IsBranchTarget(const ir::Function& function, uint32_t label) {
+  bool target = false;
   for (const ir::BasicBlock& block : function.blocks) {
     if (block.instructions.empty()) continue;
-    const ir::Instruction& last = block.instructions.back();
-    switch (last.opcode()) {
-      case spv::Op::OpBranch:
-        if (last.word(0) == label) return true;
-        break;
-      case spv::Op::OpBranchConditional:
-        if (last.word(1) == label || last.word(2) == label) return true;
-        break;
-      case spv::Op::OpSwitch:
-        // Operands: selector, default label, then (literal, label) pairs.
-        for (size_t i = 1; i < last.num_operands(); i += 2) {
-          if (last.word(i) == label) return true;
-        }
-        break;
-      default:
-        break;
-    }
+    ir::ForEachBranchTarget(block.instructions.back(), [&](uint32_t to) { target |= to == label; });
   }
-  return false;
+  return target;
 }
 
 bool IsCopy(spv::Op op) {

@@ -8,6 +8,7 @@
 #include "interp/invariant_code.hpp"
 #include "interp/phi_coalescing.hpp"
 #include "interp/post_dominators.hpp"
+#include "ir/id_operands.hpp"
 
 namespace xmx::interp {
 
@@ -181,24 +182,10 @@ bool Loader::LoadFunction(const ir::Function& function) {
         }
       }
       if (op == spv::Op::OpPhi || IsIgnored(op) || hoisted.count(&inst)) continue;
+      ir::ForEachBranchTarget(inst, [&](uint32_t label) {
+        succ.push_back(block_index.count(label) ? block_index[label] : kExitBlock);
+      });
       switch (op) {
-        case spv::Op::OpBranch:
-          succ.push_back(block_index.count(inst.word(0)) ? block_index[inst.word(0)] : kExitBlock);
-          break;
-        case spv::Op::OpBranchConditional:
-          for (size_t i = 1; i <= 2; ++i) {
-            succ.push_back(block_index.count(inst.word(i)) ? block_index[inst.word(i)]
-                                                           : kExitBlock);
-          }
-          break;
-        case spv::Op::OpSwitch:
-          // Operands: selector, default, then (literal, label) pairs.
-          for (size_t i = 1; i < inst.num_operands(); i += (i == 1 ? 2 : 2)) {
-            // i = 1 is the default label; the pairs' labels are operands 3, 5, ...
-            const uint32_t label = inst.word(i);
-            succ.push_back(block_index.count(label) ? block_index[label] : kExitBlock);
-          }
-          break;
         case spv::Op::OpReturn:
         case spv::Op::OpReturnValue:
         case spv::Op::OpUnreachable:
