@@ -126,6 +126,13 @@ add_test(NAME run.cli.imported_builtin_wrong_signature
                  -- $<TARGET_FILE:xmx-run> --global 1
                  ${CMAKE_SOURCE_DIR}/test/fuzz/interpreter_fuzzer/regressions/imported_atomic_missing_argument.spv)
 
+# An access chain index that is not a scalar integer (SPIRV-Tools 2023.1 lets a vector through).
+add_test(NAME run.cli.access_chain_index_not_integer
+         COMMAND ${Python3_EXECUTABLE} ${XMX_EXIT_DRIVER} 1
+                 "instruction 109: access chain index %57 is not a scalar integer"
+                 -- $<TARGET_FILE:xmx-run> --global 1
+                 ${CMAKE_SOURCE_DIR}/test/fuzz/interpreter_fuzzer/regressions/access_chain_vector_index.spv)
+
 # The data-race check shadows at most 4 MiB of local memory: more is refused while checking,
 # and runs with --check=off.
 set(XMX_BIG_LOCAL ${CMAKE_SOURCE_DIR}/test/corpus/spv/local_arg_reduce.llc22.O2.spv --global 128
