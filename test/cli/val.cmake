@@ -13,3 +13,9 @@ add_test(NAME val.cli
                  --example ${CMAKE_SOURCE_DIR}/examples/gemm_bf16.spv)
 add_test(NAME val.example
          COMMAND ${CMAKE_SOURCE_DIR}/examples/run_example.sh ${CMAKE_BINARY_DIR})
+
+# DECISIONS 12 (revised): the OpenCL C built-ins' own private pointer types, as llc-22 passes
+# them to the 2D block and Intel block IO instructions (test/val/pointees).
+add_test(NAME val.pointees
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/val/check_verdicts.py
+                 $<TARGET_FILE:xmx-val> ${CMAKE_SOURCE_DIR}/test/val/pointees)
