@@ -19,3 +19,9 @@ add_test(NAME val.example
 add_test(NAME val.pointees
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/val/check_verdicts.py
                  $<TARGET_FILE:xmx-val> ${CMAKE_SOURCE_DIR}/test/val/pointees)
+
+# Modules the installed SPIRV-Tools crashes on: core.precondition, never a crash
+# (test/val/core_crashers; the same inputs replay in fuzz.validator_fuzzer.regressions).
+add_test(NAME val.core_crashers
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/val/check_verdicts.py
+                 $<TARGET_FILE:xmx-val> ${CMAKE_SOURCE_DIR}/test/val/core_crashers)
