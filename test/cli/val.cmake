@@ -25,3 +25,9 @@ add_test(NAME val.pointees
 add_test(NAME val.core_crashers
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/val/check_verdicts.py
                  $<TARGET_FILE:xmx-val> ${CMAKE_SOURCE_DIR}/test/val/core_crashers)
+# xmx-run validates before it runs (DECISIONS 13): the same module stops there with the error
+# instead of crashing in SPIRV-Tools.
+add_test(NAME val.core_crashers.xmx_run
+         COMMAND xmx-run --global 16 ${CMAKE_SOURCE_DIR}/test/val/core_crashers/u_upsample_label.spv)
+set_tests_properties(val.core_crashers.xmx_run PROPERTIES PASS_REGULAR_EXPRESSION
+                     "is not a value \\(it is defined by OpLabel\\); core validation by SPIRV-Tools was skipped")
