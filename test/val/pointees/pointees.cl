@@ -4,7 +4,7 @@
 // extension forbids for LoadTransform, and Intel block IO through an 8-bit pointee. DECISIONS 12
 // (revised) gives each kernel's verdict: see expect.json. build.sh compiles each kernel
 // (-DKERNEL_<name>) into <name>.spv with clang-22 + llc-22, which turn the calls into the
-// instructions.
+// instructions, and the Intel block IO kernels also with clang-15 + llvm-spirv-15.
 #define OVL __attribute__((overloadable))
 #define SG __attribute__((intel_reqd_sub_group_size(16)))
 #define COORD (int2)(get_group_id(0) * 32, get_group_id(1) * 8)
