@@ -32,6 +32,11 @@ DEVICES.md (see expect_mma / expect_block2d / expect_subgroups / expect_split); 
 or an UNCONFIRMED point is in neither list and the note says why. "in_tables" lists the
 profiles whose tables contain the row, independent of module-level questions.
 
+llc-22 cannot declare the draft extensions of the fp8/fp4 matrix rows (--spirv-ext rejects
+their names); DECISIONS 17 makes a draft operand bit without its string an error, so the script
+adds that OpExtension to those modules (declare_extension), except for the one variant that
+keeps llc-22's output as it is.
+
 Every output is checked with a small SPIR-V word reader (opcode present, K / Element Size /
 Width / Height / Count constants, operands literal, operand types, SubgroupSize execution
 mode); a mismatch or a compiler failure stops the run and leaves test/val/rows untouched.
@@ -194,6 +199,37 @@ def mma_tables_containing(sg, m, k, ops, res, a, b, c):
     return found, label, draft
 
 
+def draft_extension(ops):
+    """The draft extension whose Operands bits `ops` uses (SPEC-NOTES B.2), or None."""
+    if ops & 0xC0000:
+        return "SPV_INTEL_subgroup_matrix_multiply_accumulate_float4"
+    if ops & 0x3C000:
+        return "SPV_INTEL_subgroup_matrix_multiply_accumulate_float8"
+    return None
+
+
+def declare_extension(data, name):
+    """`data` (a SPIR-V binary) with OpExtension `name` added after its last OpExtension (or
+    its last OpCapability): llc-22 cannot be asked for the draft extension strings."""
+    words = list(struct.unpack("<%dI" % (len(data) // 4), data))
+    pos, insert_at = 5, None
+    while pos < len(words):
+        count, opcode = words[pos] >> 16, words[pos] & 0xFFFF
+        if count == 0:
+            raise ValueError("instruction of word count 0 at word %d" % pos)
+        if opcode in (10, 17):  # OpExtension, OpCapability
+            insert_at = pos + count
+        pos += count
+    if insert_at is None:
+        raise ValueError("no OpCapability to put OpExtension %s after" % name)
+    text = name.encode() + b"\0"
+    text += b"\0" * (-len(text) % 4)
+    inst = [((1 + len(text) // 4) << 16) | 10] + list(struct.unpack("<%dI" % (len(text) // 4),
+                                                                    text))
+    words[insert_at:insert_at] = inst
+    return struct.pack("<%dI" % len(words), *words)
+
+
 def expect_mma(spec):
     """valid_on / invalid_on / in_tables / note for one matrix module description."""
     sg, m, k, ops = spec["sg"], spec["m"], spec["k"], spec["ops"]
@@ -225,15 +261,19 @@ def expect_mma(spec):
     elif not spec.get("k_nonconst"):
         notes.insert(0, "in no device table")
     if uses_draft_bits:
-        # The module uses draft operand bits without declaring the draft extension string.
-        ext = ("SPV_INTEL_subgroup_matrix_multiply_accumulate_float4" if ops & 0xC0000
-               else "SPV_INTEL_subgroup_matrix_multiply_accumulate_float8")
-        notes.append(
-            "the operand bits come from the draft extension %s, which llc-22 does not know "
-            "(--spirv-ext rejects the name), so the module declares only "
-            "SPV_INTEL_subgroup_matrix_multiply_accumulate; B.2 says such a module 'should' "
-            "declare the draft string: xmx-val warns (decl.extension.provisional), so the row "
-            "is valid where its table has it" % ext)
+        ext = draft_extension(ops)
+        if spec.get("no_draft_ext"):
+            valid.clear()
+            invalid = set(PROFILES)
+            notes.append(
+                "llc-22's output as it is: the operand bits come from the draft extension %s, "
+                "which the module does not declare; DECISIONS 17 makes that an error "
+                "(decl.extension.provisional) on every profile" % ext)
+        else:
+            notes.append(
+                "the operand bits come from the draft extension %s, which llc-22 does not know "
+                "(--spirv-ext rejects the name): this script adds OpExtension \"%s\" to "
+                "llc-22's output, as DECISIONS 17 requires" % (ext, ext))
     if sg == 32 and not spec.get("paired"):
         for p in XE_HPC_PLUS + ["xe3p"]:
             if p in invalid:
@@ -367,6 +407,11 @@ def plan_mma():
                    k_nonconst=True)))
     v.append(("fp8_at_sg8", "fp8 row (0xC000, K 32) in a SG8 kernel with the SG8 A layout (int8)",
               dict(sg=8, m=8, k=32, ops=0xC000, res=f32x8, a=i32x8, b=i32x8, c=f32x8)))
+    v.append(("fp8_without_draft_extension", "fp8 row (0xC000, K 32, M 8) as llc-22 makes it, "
+              "without OpExtension \"SPV_INTEL_subgroup_matrix_multiply_accumulate_float8\" "
+              "(DECISIONS 17)",
+              dict(sg=16, m=8, k=32, ops=0xC000, res=f32x8, a=i16x8, b=i32x8, c=f32x8,
+                   no_draft_ext=True)))
     for vname, desc, spec in v:
         spec["desc"] = "invalid variant: " + desc
         spec["variant"] = vname
@@ -602,9 +647,9 @@ def plan_block2d():
          dict(op="load_transform", e=2, w=16, h=16, c=1, ptr_type="ushort")),
         ("load_dst_uint_e2", "Load (E 2, W 16, H 8) with a uint-typed Dst Pointer",
          dict(op="load", e=2, w=16, h=8, c=1, ptr_type="uint",
-              ptr_note="spec and the A.4 profiles: A.3 constrains the typed Dst Pointer only for "
-                       "LoadTransform; DECISIONS 12 (a convention) rejects a 32-bit pointee for "
-                       "Element Size 2")),
+              extra_note="A.3 constrains the typed Dst Pointer only for LoadTransform and "
+                         "DECISIONS 12 (revised) accepts any private pointee for a plain load: "
+                         "valid wherever the row is")),
     ]
     for vname, desc, spec in var:
         spec.setdefault("sg", 16)
@@ -1186,6 +1231,12 @@ def main():
             compiled += 1
         else:
             cached += 1
+        ext = draft_extension(spec["ops"]) if kind == "mma" else None
+        if ext and not spec.get("no_draft_ext"):
+            with open(spv_path, "rb") as f:
+                patched = declare_extension(f.read(), ext)
+            spv_path = os.path.join(args.scratch, name + ".ext.spv")
+            write_if_changed(spv_path, patched)
         try:
             facts = check_module(spv_path, kind, name, spec)
         except (RuntimeError, ValueError) as exc:

@@ -50,7 +50,7 @@ class Block2dChecker {
     name_ = std::string(device::Block2dInstructionName(layout->op));
 
     Dimensions dims = CheckDimensions(*layout);
-    CheckPointers(function, *layout, dims);
+    CheckPointers(*layout, dims);
     CheckMemoryOperands(*layout, dims.element_size);
     CheckDevice(function, layout->op, dims);
   }
@@ -125,60 +125,56 @@ class Block2dChecker {
     return dims;
   }
 
-  // A.3 rules 2-4 and DECISIONS 12.
-  void CheckPointers(const ir::Function& function, const Block2dLayout& layout,
-                     const Dimensions& dims) {
-    const std::optional<uint32_t> element_size = dims.element_size;
+  // A.3 rules 2-4 and DECISIONS 12 (revised).
+  void CheckPointers(const Block2dLayout& layout, const Dimensions& dims) {
     const char* global_role =
         layout.op == Block2dOp::kStore ? "Dst Base Pointer" : "Src Base Pointer";
-    CheckPointer(Id(layout.global_pointer), global_role, spv::StorageClass::CrossWorkgroup,
-                 element_size, false, 0);
-    if (layout.private_pointer != Block2dLayout::kAbsent) {
-      const char* role = layout.op == Block2dOp::kStore ? "Src Pointer" : "Dst Pointer";
-      // A.5: when a block row is wider than the subgroup, each invocation's unit of a row is
-      // Element Size * (Block Width / subgroup size) bytes, and the OpenCL C functions type the
-      // private pointer by that unit (8-bit width-32 blocks at SG16 pass ushort*).
-      uint32_t unit_bits = 0;
-      if (element_size && dims.width && layout.op != Block2dOp::kLoadTransform &&
-          layout.op != Block2dOp::kLoadTranspose) {
-        std::vector<uint32_t> sizes = context_.SubgroupSizes(function.id());
-        if (sizes.empty()) sizes.push_back(16);
-        const uint32_t sg = sizes.front();
-        if (sg != 0 && *dims.width > sg && *dims.width % sg == 0) {
-          unit_bits = *element_size * 8 * (*dims.width / sg);
-        }
-      }
-      CheckPointer(Id(layout.private_pointer), role, spv::StorageClass::Function, element_size,
-                   layout.op == Block2dOp::kLoadTransform, unit_bits);
+    const std::optional<PointerInfo> global = CheckStorageClass(
+        Id(layout.global_pointer), global_role, spv::StorageClass::CrossWorkgroup);
+    if (global && dims.element_size) {
+      CheckPointee(Id(layout.global_pointer), global_role, global->pointee, *dims.element_size * 8,
+                   "block2d.pointee", "Element Size " + std::to_string(*dims.element_size), true);
+    }
+    if (layout.private_pointer == Block2dLayout::kAbsent) return;  // Prefetch
+    const char* role = layout.op == Block2dOp::kStore ? "Src Pointer" : "Dst Pointer";
+    const std::optional<PointerInfo> private_pointer =
+        CheckStorageClass(Id(layout.private_pointer), role, spv::StorageClass::Function);
+    // The extension puts a pointee rule only on LoadTransform's destination. The private data of
+    // a plain load, a transposed load or a store is bytes the OpenCL C built-ins type by what is
+    // convenient (ushort* for 8-bit rows 32 wide, uint* for 32-bit data): any pointee is fine.
+    if (private_pointer && layout.op == Block2dOp::kLoadTransform) {
+      CheckPointee(Id(layout.private_pointer), role, private_pointer->pointee, 32,
+                   "block2d.transform.pointee", "a LoadTransform destination", false);
     }
   }
 
-  void CheckPointer(uint32_t id, const char* role, spv::StorageClass want,
-                    std::optional<uint32_t> element_size, bool transform_destination,
-                    uint32_t unit_bits) {
+  // The pointer's type, or nullopt when it is not a pointer; an error when it is not one into
+  // `want` storage.
+  std::optional<PointerInfo> CheckStorageClass(uint32_t id, const char* role,
+                                               spv::StorageClass want) {
     const ir::Type* type = values_.TypeOf(id);
-    if (type == nullptr) return;
-    const std::string where =
-        want == spv::StorageClass::CrossWorkgroup ? "CrossWorkgroup" : "Function";
+    if (type == nullptr) return std::nullopt;
     const std::optional<PointerInfo> pointer = values_.AsPointer(type);
     if (!pointer || pointer->storage_class != want) {
+      const char* where = want == spv::StorageClass::CrossWorkgroup ? "CrossWorkgroup" : "Function";
       context_.Error(*inst_, "block2d.pointer.storage-class",
                      Operand(role, id) + " must be a pointer into " + where + " storage; found " +
                          values_.Describe(type));
-      if (!pointer) return;
     }
-    const ir::Type* pointee = pointer->pointee;
-    // Untyped pointers carry no element type; an 8-bit pointee is how producers spell void*.
-    if (pointee == nullptr || (IsInt(pointee) && pointee->width == 8)) return;
-    const uint32_t want_bits = transform_destination ? 32 : element_size.value_or(0) * 8;
-    if (want_bits == 0) return;  // Element Size unknown
-    const char* rule = transform_destination ? "block2d.transform.pointee" : "block2d.pointee";
-    const std::string why = transform_destination ? std::string("a LoadTransform destination")
-                                                  : "Element Size " + std::to_string(*element_size);
-    if (IsInt(pointee) && pointee->width == want_bits) return;
-    // DECISIONS 12 accepts a vector of the scalar with a warning. LLVM's backend also passes
-    // arrays of such vectors (`int8 b[2]`) and, for 4-byte elements, float vectors (`float8`):
-    // the same bytes, so they are accepted on the same terms rather than rejecting real kernels.
+    return pointer;
+  }
+
+  // `want_bits`-bit integer pointee; an 8-bit one is how producers spell void* (DECISIONS 12).
+  // Arrays and vectors of such integers (LLVM's backend passes `int8 b[2]` to LoadTransform) are
+  // the same bytes: a warning. `float_elements`: floats of that width are too (global memory,
+  // where kernels pass `float*` for 4-byte elements).
+  void CheckPointee(uint32_t id, const char* role, const ir::Type* pointee, uint32_t want_bits,
+                    const char* rule, const std::string& why, bool float_elements) {
+    // Untyped pointers carry no element type.
+    if (pointee == nullptr ||
+        (IsInt(pointee) && (pointee->width == 8 || pointee->width == want_bits))) {
+      return;
+    }
     // Bounded: in a module core validation rejects, a type may name itself as its element.
     const ir::Type* scalar = pointee;
     for (int depth = 0;
@@ -186,24 +182,16 @@ class Block2dChecker {
          ++depth) {
       scalar = depth < 32 ? context_.types().GetType(scalar->element) : nullptr;
     }
-    const bool same_bits =
-        scalar && scalar->width == want_bits &&
-        (IsInt(scalar) || (!transform_destination && scalar->kind == ir::TypeKind::kFloat));
-    if (unit_bits != 0 && scalar && scalar->width == unit_bits && IsInt(scalar)) {
-      context_.Warning(*inst_, rule,
-                       Operand(role, id) + " points to " + values_.Describe(pointee) + "; for " +
-                           why + " the pointee should be the scalar i" + std::to_string(want_bits) +
-                           " (accepted: i" + std::to_string(unit_bits) +
-                           " is each invocation's unit of a block row, as the OpenCL C functions "
-                           "type it, SPEC-NOTES A.4/A.5)");
-      return;
-    }
+    const bool same_bits = scalar && scalar->width == want_bits &&
+                           (scalar->kind == ir::TypeKind::kInt
+                                ? scalar != pointee
+                                : float_elements && scalar->kind == ir::TypeKind::kFloat);
     if (same_bits) {
       context_.Warning(*inst_, rule,
                        Operand(role, id) + " points to " + values_.Describe(pointee) + "; for " +
                            why + " the pointee should be the scalar i" + std::to_string(want_bits) +
-                           " (DECISIONS 12 accepts composites of " + std::to_string(want_bits) +
-                           "-bit elements)");
+                           " (accepted: elements of the same " + std::to_string(want_bits) +
+                           " bits)");
       return;
     }
     context_.Error(*inst_, rule,

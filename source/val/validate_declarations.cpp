@@ -56,12 +56,13 @@ class DeclarationChecker {
                      what + " requires one of these capabilities: " + JoinNames(capabilities));
     }
     if (!extensions.empty() && !AnyExtension(extensions)) {
-      // The drafts say a module using their bits "should" declare the draft's extension, and
-      // producers (LLVM's backend) cannot name it yet: a warning, not an error.
+      // DECISIONS 17: the drafts say a module using their bits "should" declare the draft's
+      // extension; the SPIRV-LLVM-Translator refuses to write one that does not and upstream
+      // spirv-val rejects it, so it is an error, under its own rule id.
       if (provisional) {
-        context_.Warning(inst, "decl.extension.provisional",
-                         what + " is provisional and should come with one of these extensions: " +
-                             JoinNames(extensions));
+        context_.Error(inst, "decl.extension.provisional",
+                       what + " is provisional and requires one of these draft extensions: " +
+                           JoinNames(extensions) + " (DECISIONS 17)");
       } else {
         context_.Error(inst, "decl.extension",
                        what + " requires one of these extensions: " + JoinNames(extensions));

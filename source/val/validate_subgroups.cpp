@@ -210,7 +210,8 @@ class SubgroupChecker {
     CheckTypeTable(inst, SubgroupOp::kShuffle, result_type, "Result Type");
   }
 
-  // C.2 (pointer to a scalar, component type == pointee), C.3 (storage class, types).
+  // C.2 (pointer to a scalar, component type == pointee, DECISIONS 12), C.3 (storage class,
+  // types).
   void CheckBlockIo(const ir::Instruction& inst, uint32_t data_type, const char* operand) {
     if (inst.num_operands() < 1 || data_type == 0) return;
     const uint32_t ptr = inst.word(0);
@@ -226,6 +227,9 @@ class SubgroupChecker {
       context_.Error(inst, "subgroups.block.pointee",
                      "Ptr " + context_.IdName(ptr) + " of " + OpName(inst) + " points to " +
                          context_.IdName(ptr_type->element) + "; it must point to a scalar type");
+    } else if (pointee->kind == ir::TypeKind::kInt && pointee->width == 8) {
+      // DECISIONS 12: an 8-bit integer pointee is how producers spell void* (the data's type
+      // says what is read or written).
     } else if (ComponentTypeId(data_type) != ptr_type->element) {
       context_.Error(inst, "subgroups.block.pointee",
                      std::string(operand) + " " + TypeText(data_type) + " of " + OpName(inst) +

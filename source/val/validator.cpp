@@ -7,6 +7,7 @@
 #include "bridge/bridge.hpp"
 #include "spirv-tools/libspirv.hpp"
 #include "text/disassembler.hpp"
+#include "val/core_preconditions.hpp"
 #include "val/rules.hpp"
 #include "val/validation_context.hpp"
 
@@ -45,6 +46,20 @@ Severity FromSpirvTools(spv_message_level_t level) {
 void RunCoreValidation(const std::vector<uint32_t>& words, const ValidatorOptions& options,
                        const std::vector<std::optional<size_t>>* original,
                        std::vector<Diagnostic>* out) {
+  // The installed SPIRV-Tools crashes on some invalid modules: those get our errors instead.
+  Diagnostic unparsed;
+  if (std::optional<ir::Module> handed_over = ir::Module::FromWords(words, &unparsed)) {
+    std::vector<Diagnostic> unsafe = CheckCorePreconditions(*handed_over);
+    for (Diagnostic& d : unsafe) {
+      if (original && d.instruction_index) {
+        d.instruction_index = *d.instruction_index < original->size()
+                                  ? (*original)[*d.instruction_index]
+                                  : std::nullopt;
+      }
+      out->push_back(std::move(d));
+    }
+    if (!unsafe.empty()) return;
+  }
   spvtools::SpirvTools tools(options.target_env);
   tools.SetMessageConsumer([&](spv_message_level_t level, const char*,
                                const spv_position_t& position, const char* message) {

@@ -70,6 +70,16 @@ def main():
     check("example valid on pvc", rc == 0, err)
     rc, out, err = run([val, "--device", "dg2", args.example])
     check("example invalid on dg2 (no 2D block IO there)", rc == 1, err)
+    # DECISIONS 12 (revised): the GEMM's plain 2D block loads and stores get no diagnostic; only
+    # its LoadTransform into an int8 array (arrays/vectors of i32) is a warning.
+    rc, out, err = run([val, "--format", "json", "--device", "pvc", args.example])
+    try:
+        kinds = {(d["severity"], d["rule"]) for d in json.loads(out)["diagnostics"]
+                 if d["severity"] != "remark"}
+        check("example on pvc: only LoadTransform pointee warnings (DECISIONS 12)",
+              kinds == {("warning", "block2d.transform.pointee")}, out)
+    except (ValueError, KeyError) as e:
+        check("example on pvc: --format json parses", False, "%s: %s" % (e, out))
 
     for name, cmd in [("unknown option", [val, "--no-such-option", valid]),
                       ("unknown device", [val, "--device", "no-such-gpu", valid]),
