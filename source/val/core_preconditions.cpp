@@ -48,14 +48,16 @@ constexpr std::array kAssumptions = {
 class PreconditionChecker {
  public:
   explicit PreconditionChecker(const ir::Module& module) : module_(module) {
-    module.ForEachInstruction([this](const ir::Instruction& inst) {
-      if (inst.has_result_id()) defs_.emplace(inst.result_id(), &inst);
-    });
     for (const ir::Instruction& import : module.ext_inst_imports()) {
       if (import.num_operands() == 1 && import.StringOperand(0) == "OpenCL.std") {
         opencl_std_.insert(import.result_id());
       }
     }
+    // A module without OpenCL.std (Vulkan, or core-only) costs no walk.
+    if (opencl_std_.empty()) return;
+    module.ForEachInstruction([this](const ir::Instruction& inst) {
+      if (inst.has_result_id()) defs_.emplace(inst.result_id(), &inst);
+    });
   }
 
   std::vector<Diagnostic> Check() {

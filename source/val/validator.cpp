@@ -43,13 +43,14 @@ Severity FromSpirvTools(spv_message_level_t level) {
 
 // Runs the installed validator on `words`. SPIRV-Tools reports a 1-based instruction number as
 // its position; `original` maps 0-based instructions of `words` to those of the user's module.
-void RunCoreValidation(const std::vector<uint32_t>& words, const ValidatorOptions& options,
+// `handed_over` is `words` as a module (the caller has it parsed already).
+void RunCoreValidation(const ir::Module& handed_over, std::span<const uint32_t> words,
+                       const ValidatorOptions& options,
                        const std::vector<std::optional<size_t>>* original,
                        std::vector<Diagnostic>* out) {
   // The installed SPIRV-Tools crashes on some invalid modules: those get our errors instead.
-  Diagnostic unparsed;
-  if (std::optional<ir::Module> handed_over = ir::Module::FromWords(words, &unparsed)) {
-    std::vector<Diagnostic> unsafe = CheckCorePreconditions(*handed_over);
+  {
+    std::vector<Diagnostic> unsafe = CheckCorePreconditions(handed_over);
     for (Diagnostic& d : unsafe) {
       if (original && d.instruction_index) {
         d.instruction_index = *d.instruction_index < original->size()
@@ -126,7 +127,7 @@ ValidationResult Validate(std::span<const uint32_t> words, const ValidatorOption
 
   if (!bridge::HasExtendedContent(*module)) {
     // Nothing to lift: SPIRV-Tools sees exactly the user's module.
-    RunCoreValidation(std::vector<uint32_t>(words.begin(), words.end()), options, nullptr, &diags);
+    RunCoreValidation(*module, words, options, nullptr, &diags);
   } else if (std::optional<bridge::LiftedModule> lifted = bridge::Lift(*module, &error); !lifted) {
     error.rule = "bridge.lift";
     error.severity = Severity::kWarning;
@@ -135,7 +136,8 @@ ValidationResult Validate(std::span<const uint32_t> words, const ValidatorOption
   } else {
     CheckWhatTheBridgeHides(*module, lifted->record, &diags);
     const std::vector<std::optional<size_t>> original = bridge::OriginalIndices(lifted->module);
-    RunCoreValidation(lifted->module.ToWords(), options, &original, &diags);
+    const std::vector<uint32_t> lifted_words = lifted->module.ToWords();
+    RunCoreValidation(lifted->module, lifted_words, options, &original, &diags);
   }
 
   ValidationContext context(*module, options);
