@@ -152,6 +152,7 @@ class InstructionCheck {
   }
   bool Opcode();
   bool SubgroupOpcode();
+  bool OpenCLStdMemory();
   bool Call();
   bool Phi();
 
@@ -434,8 +435,85 @@ bool InstructionCheck::Opcode() {
       return Call();
     case Op::OpPhi:
       return Phi();
+    case Op::OpExtInst:
+      return OpenCLStdMemory();
     default:
       return SubgroupOpcode();
+  }
+}
+
+// The OpenCL.std instructions bound outside the element-wise tables (exec_opencl_std.cpp):
+// vload*/vstore* and shuffle/shuffle2, whose operands are read at fixed places. (The
+// element-wise ones are checked against their signatures when they are bound.)
+bool InstructionCheck::OpenCLStdMemory() {
+  if (inst_.num_operands() < 2 || inst_.word(0) != loader_.opencl_std_set() ||
+      loader_.opencl_std_set() == 0) {
+    return true;
+  }
+  const uint32_t number = inst_.word(1);
+  // Operand i of the extended instruction is operand i + 2 of OpExtInst.
+  auto ext_operands = [&](size_t count) {
+    if (inst_.num_operands() < count + 2) {
+      return Fail("OpenCL.std instruction " + std::to_string(number) + " needs " +
+                  std::to_string(count) + " operands");
+    }
+    for (size_t i = 0; i < count; ++i) {
+      if (!RequireValue(i + 2)) return false;
+    }
+    return true;
+  };
+  auto offset_and_pointer = [&](size_t offset) {
+    if (Operand(offset + 2).kind != Kind::kInt) return Fail("the offset must be an integer scalar");
+    return Pointer(offset + 3);
+  };
+  auto scalar_or_vector = [&](const TypeInfo& t, bool half) {
+    if ((t.kind != Kind::kVector && t.kind != Kind::kInt && t.kind != Kind::kFloat) ||
+        (half && t.value.scalar.kind != ScalarKind::kFloat)) {
+      return Fail(half ? "the data must be a float scalar or vector"
+                       : "the data must be a scalar or vector");
+    }
+    return true;
+  };
+  switch (number) {
+    case 171:  // vloadn
+    case 173:  // vload_half
+    case 174:  // vload_halfn
+    case 179:  // vloada_halfn
+      return ext_operands(2) && offset_and_pointer(0) && scalar_or_vector(Result(), number != 171);
+    case 172:  // vstoren
+    case 175:  // vstore_half
+    case 176:  // vstore_half_r
+    case 177:  // vstore_halfn
+    case 178:  // vstore_halfn_r
+    case 180:  // vstorea_halfn
+    case 181:  // vstorea_halfn_r
+      if (!ext_operands(3) || !offset_and_pointer(1)) return false;
+      if ((number == 176 || number == 178 || number == 181) && inst_.num_operands() < 6) {
+        return Fail("the rounding mode is missing");
+      }
+      return scalar_or_vector(Operand(2), number != 172);
+    case 182:    // shuffle
+    case 183: {  // shuffle2
+      const size_t values = number == 183 ? 2 : 1;
+      if (!ext_operands(values + 1)) return false;
+      const TypeInfo& x = Operand(2);
+      const TypeInfo& mask = Operand(2 + values);
+      if (x.kind != Kind::kVector || Result().kind != Kind::kVector ||
+          (values == 2 && !SameShape(Operand(3), x))) {
+        return Fail("shuffle takes vectors and gives a vector");
+      }
+      if (x.value.scalar.kind != Result().value.scalar.kind ||
+          x.value.scalar.bytes != Result().value.scalar.bytes) {
+        return Fail("the result must have the vectors' component type");
+      }
+      if (!IsScalarOrVectorOf(mask, ScalarKind::kInt) ||
+          mask.value.components != Result().value.components) {
+        return Fail("the mask must be an integer vector with the result's component count");
+      }
+      return true;
+    }
+    default:
+      return true;
   }
 }
 

@@ -295,6 +295,25 @@ TEST(InterpLoadChecks, ShuffleOfAnotherTypeThanItsResult) {
                   "does not have the result's type");
 }
 
+// OpenCL.std vstoren whose pointer is not a pointer (operands are read at fixed places) and a
+// shuffle whose mask is not as wide as its result.
+TEST(InterpLoadChecks, OpenCLStdMemoryOperands) {
+  const std::string import = "%cl = OpExtInstImport \"OpenCL.std\"\n";
+  auto kernel = [&](const std::string& body) {
+    std::string text = Kernel(body);
+    return text.insert(text.find("               OpMemoryModel"), import);
+  };
+  ExpectLoadError(kernel(R"(
+          %x = OpExtInst %void %cl vstoren %vec4 %zero %n
+               OpReturn)"),
+                  "must be a pointer");
+  ExpectLoadError(kernel(R"(
+         %v2 = OpVectorShuffle %v2uint %vec4 %vec4 0 1
+          %x = OpExtInst %v4uint %cl shuffle %vec4 %v2
+               OpReturn)"),
+                  "the mask must be an integer vector");
+}
+
 // A kernel with no values at all still has a register file (UBSan once found a copy from a
 // null register image), and runs.
 TEST(InterpLoadChecks, KernelWithoutRegistersRuns) {
