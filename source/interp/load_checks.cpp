@@ -153,6 +153,7 @@ class InstructionCheck {
   bool Opcode();
   bool SubgroupOpcode();
   bool OpenCLStdMemory();
+  bool Atomic(size_t value, size_t comparator);
   bool Call();
   bool Phi();
 
@@ -437,9 +438,57 @@ bool InstructionCheck::Opcode() {
       return Phi();
     case Op::OpExtInst:
       return OpenCLStdMemory();
+    case Op::OpAtomicLoad:
+    case Op::OpAtomicIIncrement:
+    case Op::OpAtomicIDecrement:
+      return Atomic(SIZE_MAX, SIZE_MAX);
+    case Op::OpAtomicStore:
+      return Atomic(3, SIZE_MAX);
+    case Op::OpAtomicExchange:
+    case Op::OpAtomicIAdd:
+    case Op::OpAtomicISub:
+    case Op::OpAtomicSMin:
+    case Op::OpAtomicUMin:
+    case Op::OpAtomicSMax:
+    case Op::OpAtomicUMax:
+    case Op::OpAtomicAnd:
+    case Op::OpAtomicOr:
+    case Op::OpAtomicXor:
+    case Op::OpAtomicFAddEXT:
+      return Atomic(3, SIZE_MAX);
+    case Op::OpAtomicCompareExchange:
+    case Op::OpAtomicCompareExchangeWeak:
+      return Atomic(4, 5);
+    case Op::OpAtomicFlagTestAndSet:
+      return Pointer(0) && (Result().kind == Kind::kBool || Fail("the result must be a boolean"));
+    case Op::OpAtomicFlagClear:
+      return Pointer(0);
     default:
       return SubgroupOpcode();
   }
+}
+
+// An atomic on a pointer to a 32- or 64-bit scalar: the value at `value`, the comparator at
+// `comparator` (SIZE_MAX: none) and the result, if any, have the pointee's size (what the
+// handler moves).
+bool InstructionCheck::Atomic(size_t value, size_t comparator) {
+  if (!Pointer(0)) return false;
+  const TypeInfo& pointee = loader_.Type(Operand(0).pointee);
+  if ((pointee.kind != Kind::kInt && pointee.kind != Kind::kFloat) ||
+      (pointee.lane_bytes != 4 && pointee.lane_bytes != 8)) {
+    return Fail("atomics need a pointer to a 32- or 64-bit integer or float");
+  }
+  for (size_t i : {value, comparator}) {
+    if (i == SIZE_MAX) continue;
+    if (!RequireValue(i) || Operand(i).lane_bytes != pointee.lane_bytes) {
+      return Fail("operand " + Id(i < inst_.num_operands() ? inst_.word(i) : 0) +
+                  " must have the pointee's size");
+    }
+  }
+  if (inst_.has_result_type() && Result().lane_bytes != pointee.lane_bytes) {
+    return Fail("the result must have the pointee's size");
+  }
+  return true;
 }
 
 // The OpenCL.std instructions bound outside the element-wise tables (exec_opencl_std.cpp):

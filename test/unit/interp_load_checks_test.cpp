@@ -314,6 +314,19 @@ TEST(InterpLoadChecks, OpenCLStdMemoryOperands) {
                   "the mask must be an integer vector");
 }
 
+// An atomic whose value is wider than the pointee it is stored into.
+TEST(InterpLoadChecks, AtomicValueOfAnotherSize) {
+  ExpectLoadError(Kernel(R"(
+       %wide = OpUConvert %ulong %n
+          %x = OpAtomicIAdd %uint %out %one %zero %wide
+               OpReturn)"),
+                  "must have the pointee's size");
+  ExpectLoadError(Kernel(R"(
+          %x = OpAtomicIAdd %uint %n %one %zero %n
+               OpReturn)"),
+                  "must be a pointer");
+}
+
 // A kernel with no values at all still has a register file (UBSan once found a copy from a
 // null register image), and runs.
 TEST(InterpLoadChecks, KernelWithoutRegistersRuns) {
