@@ -332,6 +332,8 @@ bool InstructionCheck::Opcode() {
     case Op::OpCopyObject:
     case Op::OpCopyLogical:
       return RequireOperands(1) && Sized(Result(), "the result") && OperandsLikeResult(0, 1);
+    case Op::OpVariable:
+      return ResultPointer();
     case Op::OpLoad:
       return Pointer(0) && Sized(Result(), "the loaded value");
     case Op::OpStore:

@@ -259,6 +259,15 @@ bool Loader::LoadGlobals() {
     const uint32_t id = inst.result_id();
     const TypeInfo& pointer = Type(inst.result_type_id());
     const TypeInfo& pointee = Type(pointer.pointee);
+    std::string why;
+    if (pointer.kind != ir::TypeKind::kPointer) {
+      return Fail(inst, "the variable's type is not a pointer");
+    }
+    if (!SupportedType(pointer.pointee, &why)) return Fail(inst, why);
+    // The initializer's bytes are laid out by the pointee's type.
+    if (inst.num_operands() >= 2 && ValueTypeId(inst.word(1)) != pointer.pointee) {
+      return Fail(inst, "the initializer does not have the variable's type");
+    }
     VariableInfo var;
     var.storage = pointer.storage;
     var.bytes = pointee.memory_bytes;
