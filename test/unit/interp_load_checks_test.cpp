@@ -327,6 +327,14 @@ TEST(InterpLoadChecks, AtomicValueOfAnotherSize) {
                   "must be a pointer");
 }
 
+// A program-scope variable whose initializer is narrower than the variable.
+TEST(InterpLoadChecks, InitializerOfAnotherType) {
+  ExpectLoadError(Kernel("               OpReturn", "%k",
+                         "    %p_long = OpTypePointer CrossWorkgroup %ulong\n"
+                         "    %global = OpVariable %p_long CrossWorkgroup %one\n"),
+                  "the initializer does not have the variable's type");
+}
+
 // A kernel with no values at all still has a register file (UBSan once found a copy from a
 // null register image), and runs.
 TEST(InterpLoadChecks, KernelWithoutRegistersRuns) {
