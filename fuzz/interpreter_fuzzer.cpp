@@ -3,7 +3,10 @@
 // on two work-groups of 32 work-items, every buffer 4 KB of a fixed pattern, every scalar the
 // same small value, with --check=error and an instruction limit (a kernel may loop for ever).
 // Any crash, leak, sanitizer finding or hang is a bug; a load error, a launch error or a
-// report of undefined behaviour is an expected outcome.
+// report of undefined behaviour is an expected outcome. The seeds cm_*.spv are corpus kernels
+// with an unused OpTypeCooperativeMatrixKHR, which makes xmx-val skip core validation by
+// SPIRV-Tools: their mutants reach the loader unchecked, which must then refuse what it cannot
+// run (load_checks.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <optional>

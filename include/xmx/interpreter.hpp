@@ -45,6 +45,9 @@ struct RunOutcome {
   std::string error;               // set when the launch could not start
   std::vector<RunReport> reports;  // undefined behaviour found
   size_t total_reports = 0;
+  // Reads of undefined values (DECISIONS.md 16), in every --check mode; never stop the launch.
+  std::vector<RunReport> warnings;
+  size_t total_warnings = 0;
   bool stopped = false;                       // --check=error stopped the launch
   std::vector<std::vector<uint8_t>> buffers;  // final contents, per argument (empty if none)
   std::string printf_output;

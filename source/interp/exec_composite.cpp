@@ -104,10 +104,13 @@ bool PartOffset(Loader& loader, uint32_t type_id, std::span<const uint32_t> indi
         type_id = t.type->members[index];
         break;
       case ir::TypeKind::kArray:
+        // A value's bytes are all in its slot: an index past the end would reach other slots.
+        if (!t.type->length || index >= *t.type->length) return false;
         *offset += index * static_cast<uint32_t>(loader.Type(t.type->element).memory_bytes);
         type_id = t.type->element;
         break;
       case ir::TypeKind::kVector:
+        if (index >= t.value.components) return false;
         *offset += index * t.value.scalar.bytes;
         type_id = t.type->element;
         break;
@@ -178,6 +181,9 @@ bool BindComposite(Loader& loader, const ir::Instruction& inst, Instr& out) {
         return loader.Fail(inst, "indices do not name a part of the composite");
       }
       const uint32_t size = loader.Type(inst.result_type_id()).lane_bytes;
+      if (size != loader.Type(part).lane_bytes) {
+        return loader.Fail(inst, "the result type is not the type of the part the indices name");
+      }
       plan.pieces.push_back(
           {loader.Slot(composite), loader.TypeOfValue(composite).lane_bytes, offset, 0, size});
       plan.result_stride = size;
@@ -193,6 +199,12 @@ bool BindComposite(Loader& loader, const ir::Instruction& inst, Instr& out) {
       }
       const uint32_t whole = loader.Type(inst.result_type_id()).lane_bytes;
       const uint32_t size = loader.TypeOfValue(object).lane_bytes;
+      if (loader.TypeOfValue(composite).lane_bytes != whole) {
+        return loader.Fail(inst, "the composite does not have the result's type");
+      }
+      if (size != loader.Type(part).lane_bytes) {
+        return loader.Fail(inst, "the object is not of the type of the part the indices name");
+      }
       plan.pieces.push_back({loader.Slot(composite), whole, 0, 0, whole});
       plan.pieces.push_back({loader.Slot(object), size, 0, offset, size});
       plan.result_stride = whole;
@@ -200,6 +212,41 @@ bool BindComposite(Loader& loader, const ir::Instruction& inst, Instr& out) {
     }
     case Op::OpCompositeConstruct: {
       const TypeInfo& result = loader.Type(inst.result_type_id());
+      if (result.type == nullptr ||
+          (result.kind != ir::TypeKind::kStruct && result.kind != ir::TypeKind::kArray &&
+           result.kind != ir::TypeKind::kVector)) {
+        return loader.Fail(inst, "the result type is not a struct, array or vector");
+      }
+      // Every constituent must fit its place: a struct's or array's members one each, a
+      // vector's components (or smaller vectors) filling it exactly.
+      const size_t places = result.kind == ir::TypeKind::kStruct ? result.type->members.size()
+                            : result.kind == ir::TypeKind::kArray
+                                ? static_cast<size_t>(result.type->length.value_or(SIZE_MAX))
+                                : SIZE_MAX;
+      if (result.kind != ir::TypeKind::kVector && inst.num_operands() != places) {
+        return loader.Fail(inst, "the number of constituents is not the number of members");
+      }
+      uint64_t vector_bytes = 0;
+      for (size_t i = 0; i < inst.num_operands(); ++i) {
+        const TypeInfo& part = loader.TypeOfValue(inst.word(i));
+        const uint64_t expected =
+            result.kind == ir::TypeKind::kStruct  ? loader.Type(result.type->members[i]).lane_bytes
+            : result.kind == ir::TypeKind::kArray ? loader.Type(result.type->element).lane_bytes
+                                                  : 0;
+        if (result.kind == ir::TypeKind::kVector) {
+          vector_bytes += part.lane_bytes;
+          if (part.value.scalar.bytes != result.value.scalar.bytes || part.lane_bytes == 0) {
+            return loader.Fail(inst, "constituent %" + std::to_string(inst.word(i)) +
+                                         " is not of the vector's component type");
+          }
+        } else if (part.lane_bytes != expected) {
+          return loader.Fail(inst, "constituent %" + std::to_string(inst.word(i)) +
+                                       " does not have the type of its member");
+        }
+      }
+      if (result.kind == ir::TypeKind::kVector && vector_bytes != result.lane_bytes) {
+        return loader.Fail(inst, "the constituents do not fill the vector exactly");
+      }
       uint32_t offset = 0;
       for (size_t i = 0; i < inst.num_operands(); ++i) {
         const uint32_t part = inst.word(i);

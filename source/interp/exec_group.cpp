@@ -75,15 +75,17 @@ const Instr* ExecGroupBroadcast(Subgroup& sg, const Instr* in) {
     const uint32_t first = static_cast<uint32_t>(std::countr_zero(sg.mask));
     const uint64_t id = LaneUInt(sg, in->op[1], in->count, first);
     if (id >= sg.lanes || ((sg.mask >> id) & 1) == 0) {
-      if (sg.group->checking() &&
-          ReportAt(sg, in, first, "subgroup.inactive-source",
-                   "broadcast from invocation " + std::to_string(id) + ", which is not active")) {
-        return StopSubgroup(sg);
-      }
-      source = first;
-    } else {
-      source = static_cast<uint32_t>(id);
+      // An undefined value (DECISIONS.md 16): all bits zero, a warning about the first lane.
+      WarnUndefinedValue(sg, in, first, kUndefinedSourceRule, [&] {
+        return "broadcast from invocation " + std::to_string(id) +
+               (id >= sg.lanes ? ", which does not exist" : ", which did not execute it") +
+               ": an undefined value, all bits zero";
+      });
+      ForEachLane(sg.mask,
+                  [&](uint32_t lane) { std::memset(sg.regs + in->result + lane * size, 0, size); });
+      return in + 1;
     }
+    source = static_cast<uint32_t>(id);
   }
   uint8_t value[128];
   std::memcpy(value, sg.regs + in->op[0] + source * size, size);
@@ -95,12 +97,11 @@ const Instr* ExecGroupBroadcast(Subgroup& sg, const Instr* in) {
 namespace {
 
 // Shuffles of core SPIR-V: result = value of lane f(lane, operand). aux: 0 index, 1 xor, 2 up,
-// 3 down. Reading a lane that is not active gives an undefined value, reported.
+// 3 down. Reading a lane that is not active or does not exist gives an undefined value
+// (DECISIONS.md 16): all bits zero, with a warning that never stops the run.
 const Instr* ExecNonUniformShuffle(Subgroup& sg, const Instr* in) {
   const uint32_t size = in->size;
-  bool stop = false;
   ForEachLane(sg.mask, [&](uint32_t lane) {
-    if (stop) return;
     const uint64_t operand = LaneUInt(sg, in->op[1], in->count, lane);
     int64_t source;
     switch (in->aux) {
@@ -119,19 +120,19 @@ const Instr* ExecNonUniformShuffle(Subgroup& sg, const Instr* in) {
     }
     uint8_t* dst = sg.regs + in->result + lane * size;
     if (source < 0 || source >= sg.lanes || ((sg.mask >> source) & 1) == 0) {
-      std::memset(dst, 0, size);
-      if (sg.group->checking()) {
-        stop = ReportAt(sg, in, lane, "subgroup.inactive-source",
-                        "shuffle reads invocation " + std::to_string(source) +
-                            ", which did not execute it (undefined value)");
-      }
+      std::memset(dst, 0, size);  // the undefined value's pattern: all bits zero
+      WarnUndefinedValue(sg, in, lane, kUndefinedSourceRule, [&] {
+        return "shuffle reads invocation " + std::to_string(source) +
+               (source < 0 || source >= sg.lanes ? ", which does not exist"
+                                                 : ", which did not execute it") +
+               ": an undefined value, all bits zero";
+      });
       return;
     }
     // The result has its own slot (SSA): the values can be read while it is written.
     const uint8_t* src = sg.regs + in->op[0] + source * size;
     std::memcpy(dst, src, size);
   });
-  if (stop) return StopSubgroup(sg);
   return in + 1;
 }
 

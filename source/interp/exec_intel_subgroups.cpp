@@ -1,5 +1,6 @@
 // SPV_INTEL_subgroups (SPEC-NOTES C.2): shuffles, which work in divergent code and read other
-// invocations' values (an inactive or out-of-range source gives an undefined value, reported),
+// invocations' values (an inactive or out-of-range source gives an undefined value: all bits
+// zero, and a warning that never stops the run, DECISIONS.md 16),
 // and buffer block reads/writes, which need the whole subgroup and a uniform pointer.
 #include "interp/exec_support.hpp"
 #include "interp/loader.hpp"
@@ -18,9 +19,7 @@ const Instr* ExecIntelShuffle(Subgroup& sg, const Instr* in) {
   // The result has its own slot (SSA), so the operands can be read while it is written.
   const uint8_t* first = sg.regs + in->op[0];
   const uint8_t* second = sg.regs + in->op[1];
-  bool stop = false;
   ForEachLane(sg.mask, [&](uint32_t lane) {
-    if (stop) return;
     const uint64_t operand = LaneUInt(sg, in->op[2], in->count, lane);
     const uint8_t* source_data = first;
     int64_t source = -1;
@@ -58,21 +57,18 @@ const Instr* ExecIntelShuffle(Subgroup& sg, const Instr* in) {
     }
     uint8_t* dst = sg.regs + in->result + lane * size;
     if (source < 0 || source >= lanes || ((sg.mask >> source) & 1) == 0) {
-      std::memset(dst, 0, size);
-      if (sg.group->checking()) {
-        stop = ReportAt(
-            sg, in, lane, "subgroup.inactive-source",
-            "shuffle reads invocation " +
-                (source == INT64_MAX || source >= lanes || source < 0
-                     ? std::string("out of range (operand ") + std::to_string(operand) + ")"
-                     : std::to_string(source) + ", which did not execute it") +
-                " (undefined value)");
-      }
+      std::memset(dst, 0, size);  // the undefined value's pattern: all bits zero
+      WarnUndefinedValue(sg, in, lane, kUndefinedSourceRule, [&] {
+        return "shuffle reads invocation " +
+               (source == INT64_MAX || source >= lanes || source < 0
+                    ? std::string("out of range (operand ") + std::to_string(operand) + ")"
+                    : std::to_string(source) + ", which did not execute it") +
+               ": an undefined value, all bits zero";
+      });
       return;
     }
     std::memcpy(dst, source_data + source * size, size);
   });
-  if (stop) return StopSubgroup(sg);
   return in + 1;
 }
 

@@ -541,6 +541,8 @@ RunOutcome Execute(const RunRequest& request) {
   outcome.stopped = sink.stopped();
   outcome.total_reports = sink.total();
   outcome.reports = sink.Take();
+  outcome.total_warnings = sink.total_warnings();
+  outcome.warnings = sink.TakeWarnings();
   outcome.buffers.resize(request.arguments.size());
   for (size_t i = 0; i < request.arguments.size(); ++i) {
     if (global.argument_allocation[i] == 0) continue;

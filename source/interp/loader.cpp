@@ -49,6 +49,9 @@ Loader::Loader(const ir::Module& module, const ir::TypeTable& types, const ir::M
   for (const ir::Instruction& inst : module.ext_inst_imports()) {
     if (inst.StringOperand(0) == "OpenCL.std") opencl_std_set_ = inst.result_id();
   }
+  module.ForEachInstruction([this](const ir::Instruction& inst) {
+    if (inst.has_result_id()) defined_ids_.insert(inst.result_id());
+  });
   for (const ir::Instruction& inst : module.globals()) {
     if (inst.has_result_type() && inst.has_result_id()) {
       value_types_[inst.result_id()] = inst.result_type_id();
@@ -170,6 +173,25 @@ bool Loader::LoadFunction(const ir::Function& function) {
     block_index.emplace(b.id(), static_cast<uint32_t>(block_index.size()));
   }
   std::vector<std::vector<uint32_t>> successors(block_index.size());
+  function_labels_.clear();
+  for (const ir::BasicBlock& block : function.blocks) {
+    function_labels_.insert(block.id());
+    // A block must end in its one terminator: the handlers of a block run in sequence until
+    // a terminator returns the next block, so code past a missing one would run into whatever
+    // follows (another block, another function, the end of the program).
+    const ir::Instruction* last =
+        block.instructions.empty() ? &block.label : &block.instructions.back();
+    if (!ir::IsBlockTerminator(last->opcode())) {
+      Fail(*last, "block %" + std::to_string(block.id()) + " does not end in a terminator");
+      return false;
+    }
+    for (const ir::Instruction& inst : block.instructions) {
+      if (&inst != last && ir::IsBlockTerminator(inst.opcode())) {
+        Fail(inst, "a terminator in the middle of block %" + std::to_string(block.id()));
+        return false;
+      }
+    }
+  }
   for (const ir::BasicBlock& block : function.blocks) {
     current_block_ = block.id();
     block_start_[block.id()] = static_cast<uint32_t>(program_.code.size());
@@ -208,6 +230,7 @@ bool Loader::LoadFunction(const ir::Function& function) {
 }
 
 bool Loader::EmitInstruction(const ir::Instruction& inst) {
+  if (!CheckInstruction(*this, inst)) return false;
   Instr out;
   out.source_index = static_cast<uint32_t>(
       inst.source_index() == ir::Instruction::kNotFromBinary ? 0 : inst.source_index());
@@ -236,6 +259,15 @@ bool Loader::LoadGlobals() {
     const uint32_t id = inst.result_id();
     const TypeInfo& pointer = Type(inst.result_type_id());
     const TypeInfo& pointee = Type(pointer.pointee);
+    std::string why;
+    if (pointer.kind != ir::TypeKind::kPointer) {
+      return Fail(inst, "the variable's type is not a pointer");
+    }
+    if (!SupportedType(pointer.pointee, &why)) return Fail(inst, why);
+    // The initializer's bytes are laid out by the pointee's type.
+    if (inst.num_operands() >= 2 && ValueTypeId(inst.word(1)) != pointer.pointee) {
+      return Fail(inst, "the initializer does not have the variable's type");
+    }
     VariableInfo var;
     var.storage = pointer.storage;
     var.bytes = pointee.memory_bytes;
@@ -373,6 +405,23 @@ bool Loader::Run(const std::string& kernel_name) {
     error_ = LoadError{why, std::nullopt};
     return false;
   }
+  // FindKernel trusts OpEntryPoint; what it names must be a function with a body.
+  const ir::Function* kernel_function = info_.GetFunction(kernel->function_id);
+  if (kernel_function == nullptr || kernel_function->IsDeclaration()) {
+    LoadError e{"OpEntryPoint '" + kernel->name + "' names %" +
+                    std::to_string(kernel->function_id) +
+                    (kernel_function == nullptr ? ", which is not a function"
+                                                : ", a function declaration with no body"),
+                std::nullopt};
+    for (const ir::Instruction& entry : module_.entry_points()) {
+      if (entry.num_operands() > 1 && entry.word(1) == kernel->function_id &&
+          entry.source_index() != ir::Instruction::kNotFromBinary) {
+        e.instruction_index = entry.source_index();
+      }
+    }
+    error_ = std::move(e);
+    return false;
+  }
   program_.kernel_name = kernel->name;
   program_.subgroup_size = kernel->subgroup_size.value_or(options_.subgroup_size);
   if (program_.subgroup_size == 0 || program_.subgroup_size > 64) {
@@ -385,7 +434,8 @@ bool Loader::Run(const std::string& kernel_name) {
   for (int i = 0; i < 3; ++i) program_.required_local_size[i] = kernel->local_size[i];
   program_.pointer_bytes = static_cast<uint32_t>(types_.pointer_size().value_or(8));
   uniform_ = UniformValues(module_, info_, kernel->function_id);
-  if (!LoadGlobals()) return false;
+  // Fail() returns true (a binder's "handled"): a phase that failed is known by failed().
+  if (!LoadGlobals() || failed()) return false;
   // The kernel and every function it reaches; declarations (imports) are bound by their callers.
   std::vector<uint32_t> order{kernel->function_id};
   std::unordered_map<uint32_t, bool> seen{{kernel->function_id, true}};
@@ -400,9 +450,9 @@ bool Loader::Run(const std::string& kernel_name) {
   }
   program_.code.reserve(1024);
   for (uint32_t id : order) {
-    if (!LoadFunction(*info_.GetFunction(id))) return false;
+    if (!LoadFunction(*info_.GetFunction(id)) || failed()) return false;
   }
-  if (!LoadKernelInterface(*info_.GetFunction(kernel->function_id))) return false;
+  if (!LoadKernelInterface(*info_.GetFunction(kernel->function_id)) || failed()) return false;
   // Resolve block, function and reconvergence targets now that the code has its final address.
   const Instr* base = program_.code.data();
   for (auto& [target, label] : block_fixups_) *target = base + block_start_.at(label);
@@ -412,7 +462,8 @@ bool Loader::Run(const std::string& kernel_name) {
     *target = post == 0 ? kExit : base + block_start_.at(post);
   }
   program_.kernel_entry = base + function_entry_.at(kernel->function_id);
-  program_.register_bytes = AlignUp(program_.register_bytes, 64);
+  // At least one line, so that a kernel with no values still has a register file to copy.
+  program_.register_bytes = AlignUp(std::max<uint32_t>(program_.register_bytes, 1), 64);
   program_.register_image.resize(program_.register_bytes, 0);
   uint64_t offset = 0;
   for (VariableInfo& v : program_.private_variables) {
@@ -423,7 +474,7 @@ bool Loader::Run(const std::string& kernel_name) {
   for (uint32_t* count : program_.variable_counts) {
     *count = static_cast<uint32_t>(program_.private_variables.size());
   }
-  return true;
+  return !failed();
 }
 
 std::optional<KernelSummary> FindKernel(const ir::Module& module, const std::string& name,

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "interp/program.hpp"
@@ -103,6 +104,13 @@ class Loader {
   uint32_t AddPrivateVariable(VariableInfo var);
 
   bool Fail(const ir::Instruction& inst, std::string message);
+  // Whether some instruction of the module defines `id` (load_checks.cpp).
+  bool IsDefined(uint32_t id) const { return defined_ids_.count(id) != 0; }
+  // Whether `label` is a block of the function being loaded.
+  bool IsLabelOfCurrentFunction(uint32_t label) const { return function_labels_.count(label) != 0; }
+  // Whether xmx-run has a layout for values of this type (integer and float widths it
+  // implements, through vectors, arrays and structs); otherwise *why says what is missing.
+  bool SupportedType(uint32_t type_id, std::string* why);
   bool failed() const { return error_.has_value(); }
   const std::optional<LoadError>& error() const { return error_; }
 
@@ -149,6 +157,8 @@ class Loader {
   std::unordered_map<uint32_t, uint32_t> function_entry_;  // function id -> code index
   std::unordered_map<uint32_t, uint32_t> ipdom_;           // label -> label (0: exit)
   std::unordered_map<uint32_t, const ir::BasicBlock*> blocks_;
+  std::unordered_set<uint32_t> defined_ids_, function_labels_;
+  std::unordered_map<uint32_t, std::string> supported_types_;  // type id -> problem ("" none)
   std::vector<std::pair<const Instr**, uint32_t>> block_fixups_, function_fixups_, ipdom_fixups_;
   uint32_t scratch_slot_ = 0, scratch_bytes_ = 0;
   uint32_t opencl_std_set_ = 0;
@@ -175,5 +185,9 @@ bool BindExtInst(Loader&, const ir::Instruction&, Instr&);
 // An OpFunctionCall of an imported declaration (LinkageAttributes Import): the builtins that
 // producers leave as calls (e.g. the split matrix multiply-accumulate functions).
 bool BindImportedCall(Loader&, const ir::Instruction&, Instr&);
+
+// The operand facts every binder relies on (defined ids, supported types, operand shapes per
+// opcode class), checked before binding (load_checks.cpp). False after Loader::Fail.
+bool CheckInstruction(Loader& loader, const ir::Instruction& inst);
 
 }  // namespace xmx::interp

@@ -1,5 +1,6 @@
-// Undefined behaviour found while running, reported with the instruction, the work-item and the
-// values (CLI.md, --check).
+// What xmx-run finds while running, reported with the instruction, the work-item and the values
+// (CLI.md, --check): undefined behaviour, which --check=error stops at, and reads of undefined
+// values (DECISIONS.md 16), which are warnings under every --check mode and never stop a run.
 #pragma once
 
 #include <atomic>
@@ -13,7 +14,7 @@ namespace xmx::interp {
 enum class CheckMode : uint8_t { kError, kWarn, kOff };
 
 struct RunReport {
-  std::string rule;     // stable id, e.g. "memory.out-of-bounds"
+  std::string rule;     // stable id, e.g. "memory.out-of-bounds" or "value.undefined-source"
   std::string message;  // names the operands and values
   uint32_t instruction_index = 0;
   std::string instruction_text;  // filled in when the report is printed
@@ -27,9 +28,10 @@ struct RunReport {
   uint64_t sequence = 0;      // order within the work-group
 };
 
-// Collects the reports of every worker. With CheckMode::kError the first one stops the launch;
-// the one kept is the report of the lowest work-group, so the output does not depend on the
-// thread count.
+// Collects the reports of every worker. With CheckMode::kError the first report of undefined
+// behaviour stops the launch; the one kept is the report of the lowest work-group, so the output
+// does not depend on the thread count. Undefined-value warnings are kept apart: they are
+// collected in every mode and never stop anything.
 class ReportSink {
  public:
   explicit ReportSink(CheckMode mode, size_t limit = 100) : mode_(mode), limit_(limit) {}
@@ -48,12 +50,27 @@ class ReportSink {
   std::vector<RunReport> Take();
   size_t total() const { return total_; }
 
+  // Counts an undefined-value read; true when the caller should build and add its warning (the
+  // first few thousand are kept, the rest only counted, so a kernel whose every subgroup reads
+  // one costs an atomic increment per read).
+  bool CountWarning() {
+    return warning_total_.fetch_add(1, std::memory_order_relaxed) < limit_ * 40;
+  }
+  void AddWarning(RunReport warning) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    warnings_.push_back(std::move(warning));
+  }
+  // Sorted like Take(), at most `limit` of them.
+  std::vector<RunReport> TakeWarnings();
+  size_t total_warnings() const { return warning_total_.load(std::memory_order_relaxed); }
+
  private:
   CheckMode mode_;
   size_t limit_;
   std::mutex mutex_;
-  std::vector<RunReport> reports_;
+  std::vector<RunReport> reports_, warnings_;
   size_t total_ = 0;
+  std::atomic<size_t> warning_total_{0};
   std::atomic<bool> stop_{false};
 };
 

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -83,6 +84,12 @@ struct WorkGroup {
 // Records undefined behaviour at `in` for `lane` of `sg`. Returns true when execution must stop;
 // the handler then returns nullptr.
 bool ReportAt(Subgroup& sg, const Instr* in, uint32_t lane, const char* rule, std::string message);
+// Records that `lane` read an undefined value at `in` (DECISIONS.md 16): a warning in every
+// --check mode, which never stops the run; `message` is called only when the warning is kept.
+void WarnUndefinedValue(Subgroup& sg, const Instr* in, uint32_t lane, const char* rule,
+                        const std::function<std::string()>& message);
+// A shuffle or broadcast that reads an invocation which did not execute it or does not exist.
+inline constexpr char kUndefinedSourceRule[] = "value.undefined-source";
 // The same about the whole subgroup (no single work-item).
 bool ReportSubgroup(Subgroup& sg, const Instr* in, const char* rule, std::string message);
 

@@ -321,6 +321,13 @@ int Run(int argc, char** argv) {
   }
   std::cout << outcome.printf_output;
   InstructionLines lines(words);
+  // Undefined-value reads first (warnings in every mode, DECISIONS.md 16), then undefined
+  // behaviour, which alone decides the exit code.
+  for (const interp::RunReport& r : outcome.warnings) PrintReport(r, false, lines);
+  if (outcome.total_warnings > outcome.warnings.size()) {
+    std::cerr << "warning: " << outcome.total_warnings - outcome.warnings.size()
+              << " more undefined-value warnings not shown\n";
+  }
   const bool fatal = spec.check == interp::CheckMode::kError;
   for (const interp::RunReport& r : outcome.reports) PrintReport(r, fatal, lines);
   if (outcome.total_reports > outcome.reports.size() && !fatal) {

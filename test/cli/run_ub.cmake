@@ -6,6 +6,8 @@
 #                                       --check=warn: exit 0, the report still printed
 #   run.ub.<rule>.off[.<variant>]       the triggering run with --check=off: exit 0, no report
 #   run.ub.<rule>.clean[.<variant>]     --check=error with the clean arguments: exit 0, no report
+#   run.ub.<rule>.warns[.<variant>]     rules value.*, reads of undefined values: a warning and
+#                                       exit 0 in every --check mode (DECISIONS.md 16)
 # Cases marked DISABLED document known xmx-run bugs (see test/ub/README.md); they are registered
 # so that fixing the bug only means removing the DISABLED keyword.
 set(XMX_UB_SPV ${CMAKE_SOURCE_DIR}/test/ub/spv)
@@ -41,6 +43,21 @@ function(xmx_ub_trigger)
                      $<TARGET_FILE:xmx-run> 0 none ${module} ${UB_RUN} --check=off)
     xmx_ub_set_disabled(run.ub.${UB_RULE}.off${suffix} "${UB_OFF_DISABLED}")
   endif()
+endfunction()
+
+# xmx_ub_value(RULE <rule> [VARIANT <v>] KERNEL <k> RUN <xmx-run arguments...>
+#              [EXPECT <check_run_report.py options...>])
+# run.ub.<rule>.warns[.<variant>]: a read of an undefined value, in each of --check=error, warn
+# and off: exit 0 and the warning (at the expected work-item and instruction).
+function(xmx_ub_value)
+  cmake_parse_arguments(UB "" "RULE;VARIANT;KERNEL" "RUN;EXPECT" ${ARGN})
+  set(suffix "")
+  if(UB_VARIANT)
+    set(suffix ".${UB_VARIANT}")
+  endif()
+  add_test(NAME run.ub.${UB_RULE}.warns${suffix}
+           COMMAND ${Python3_EXECUTABLE} ${XMX_UB_DRIVER} ${UB_EXPECT} --all-modes
+                   $<TARGET_FILE:xmx-run> 0 ${UB_RULE} ${XMX_UB_SPV}/${UB_KERNEL}.spv ${UB_RUN})
 endfunction()
 
 # xmx_ub_clean(RULE <rule> [VARIANT <v>] KERNEL <k> RUN <xmx-run arguments...> [DISABLED])
@@ -216,25 +233,44 @@ xmx_ub_trigger(RULE subgroup.non-uniform VARIANT block2d KERNEL block2d_uniform
 xmx_ub_clean(RULE subgroup.non-uniform VARIANT block2d KERNEL block2d_uniform
   RUN ${XMX_UB_BLOCK2D_UNIFORM} --arg i32:0)
 
-xmx_ub_trigger(RULE subgroup.inactive-source KERNEL shuffle
+# --- value.* (DECISIONS.md 16: undefined values are not undefined behaviour) -------------------
+# A read of an undefined value is a warning with the work-item in every --check mode; the run goes
+# on and exits 0, and the value is all bits zero.
+xmx_ub_value(RULE value.undefined-source KERNEL shuffle
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:8 --arg i32:12
   EXPECT --global 0 --instruction OpSubgroupShuffleINTEL --message "invocation 12")
-xmx_ub_trigger(RULE subgroup.inactive-source VARIANT out-of-range KERNEL shuffle
+xmx_ub_value(RULE value.undefined-source VARIANT out-of-range KERNEL shuffle
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:16 --arg i32:20
   EXPECT --global 0 --instruction OpSubgroupShuffleINTEL --message "out of range")
-xmx_ub_trigger(RULE subgroup.inactive-source VARIANT khr KERNEL shuffle_khr
+xmx_ub_value(RULE value.undefined-source VARIANT khr KERNEL shuffle_khr
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:8 --arg i32:12
   EXPECT --global 0 --instruction OpGroupNonUniformShuffle --message "invocation 12")
-xmx_ub_trigger(RULE subgroup.inactive-source VARIANT khr-out-of-range KERNEL shuffle_khr
+xmx_ub_value(RULE value.undefined-source VARIANT khr-out-of-range KERNEL shuffle_khr
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:16 --arg i32:20
-  EXPECT --global 0 --instruction OpGroupNonUniformShuffle)
-xmx_ub_trigger(RULE subgroup.inactive-source VARIANT broadcast KERNEL broadcast
+  EXPECT --global 0 --instruction OpGroupNonUniformShuffle --message "does not exist")
+xmx_ub_value(RULE value.undefined-source VARIANT broadcast KERNEL broadcast
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:20 --arg i32:0
-  EXPECT --global 0 --instruction OpGroupBroadcast)
-xmx_ub_clean(RULE subgroup.inactive-source KERNEL shuffle
+  EXPECT --global 0 --instruction OpGroupBroadcast --message "invocation 20")
+xmx_ub_clean(RULE value.undefined-source KERNEL shuffle
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:8 --arg i32:3)
-xmx_ub_clean(RULE subgroup.inactive-source VARIANT khr KERNEL shuffle_khr
+xmx_ub_clean(RULE value.undefined-source VARIANT khr KERNEL shuffle_khr
   RUN ${XMX_UB_ONE_GROUP} --arg buffer:zero:128 --arg i32:8 --arg i32:3)
+# The edge-of-subgroup idiom: a select drops what the first and last lanes read. Exit 0 and one
+# warning per edge lane in every mode, and the output equals the script's model, in a full
+# work-group and in one whose second subgroup is partial (24 = 16 + 8).
+foreach(geometry "64;32" "24;24")
+  list(GET geometry 0 global)
+  list(GET geometry 1 local)
+  add_test(NAME run.ub.value.undefined-source.edge-idiom.${global}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_undefined_value.py edge
+                   $<TARGET_FILE:xmx-run> ${XMX_UB_SPV}/shuffle_edge.spv
+                   ${CMAKE_CURRENT_BINARY_DIR}/shuffle_edge.${global} ${global} ${local})
+endforeach()
+# The documented value: all bits zero (lanes 0-7 read lane 12, which did not execute the shuffle).
+add_test(NAME run.ub.value.undefined-source.zero-pattern
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_undefined_value.py zero
+                 $<TARGET_FILE:xmx-run> ${XMX_UB_SPV}/shuffle.spv
+                 ${CMAKE_CURRENT_BINARY_DIR}/shuffle_zero)
 
 # The misaligned block read is also a misaligned 4-byte access: with --check=warn both are reported.
 xmx_ub_trigger(RULE subgroup.block-alignment KERNEL block_read

@@ -1,5 +1,5 @@
 // ub: producer=spirv15 opt=O2
-// subgroup.inactive-source: the lanes below `limit` of each subgroup run
+// value.undefined-source: the lanes below `limit` of each subgroup run
 // intel_sub_group_shuffle(x, src) (OpSubgroupShuffleINTEL), the others skip it. Reading a lane
 // at or above `limit` (it did not execute the shuffle) or past the subgroup gives an undefined
 // value. Clean: src < limit.

@@ -1,5 +1,5 @@
 // ub: producer=spirv15 opt=O2
-// subgroup.inactive-source, core SPIR-V form: as shuffle.cl, with sub_group_shuffle
+// value.undefined-source, core SPIR-V form: as shuffle.cl, with sub_group_shuffle
 // (cl_khr_subgroup_shuffle, OpGroupNonUniformShuffle). Clean: src < limit.
 kernel void shuffle_khr(global int *out, uint limit, uint src) {
   int gid = get_global_id(0);
