@@ -11,8 +11,8 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
-#include <system_error>
 #include <thread>
 
 #include "interp/launch_memory.hpp"
@@ -596,18 +596,26 @@ void Launch(RunRequest& request, RunOutcome& outcome) {
         worker.RunGroup(group);
       }
       worker.AddStats(&stats[t]);
-    } catch (const std::bad_alloc&) {
+    } catch (const std::exception& e) {
+      // Nothing may leave a worker thread (that aborts): a storage request the host refuses
+      // (bad_alloc, or length_error for one past what a vector can hold) stops the launch.
+      const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr ||
+                          dynamic_cast<const std::length_error*>(&e) != nullptr;
       std::lock_guard<std::mutex> lock(failure_mutex);
-      if (failure.empty()) failure = "the host ran out of memory while running the kernel";
+      if (failure.empty()) {
+        failure = memory ? "the host ran out of memory while running the kernel"
+                         : std::string("the launch failed: ") + e.what();
+      }
       sink.Stop();
     }
   };
   std::vector<std::thread> pool;
+  pool.reserve(threads);
   for (uint32_t t = 1; t < threads; ++t) {
     try {
       pool.emplace_back(work, t);
-    } catch (const std::system_error&) {
-      break;  // the host gives no more threads: run on those it gave
+    } catch (const std::exception&) {
+      break;  // the host gives no more threads (system_error, bad_alloc): run on those it gave
     }
   }
   outcome.threads = static_cast<uint32_t>(pool.size()) + 1;

@@ -115,6 +115,11 @@ xmx_limits_test(val.limits.profile.deep 2 "invalid device profile: arrays and ob
 xmx_limits_test(dis.limits.input.large 2 "is larger than the 1073741824 bytes this tool reads"
   DRIVER --generate ${XMX_LIMITS_DIR}/sparse.spv sparse 1073741825
   COMMAND $<TARGET_FILE:xmx-dis> ${XMX_LIMITS_DIR}/sparse.spv)
+xmx_limits_test(as.limits.output.full_disk 1 "cannot write '/dev/full': No space left on device"
+  COMMAND $<TARGET_FILE:xmx-as> ${CMAKE_CURRENT_SOURCE_DIR}/cli/limits/limits.spvasm -o /dev/full)
+xmx_limits_test(dis.limits.stdout.full_disk 1 "cannot write standard output: No space left on device"
+  DRIVER --stdout /dev/full
+  COMMAND $<TARGET_FILE:xmx-dis> ${XMX_LIMITS_SPV})
 xmx_limits_test(val.limits.stdout.full_disk 1 "cannot write standard output: No space left on device"
   DRIVER --stdout /dev/full
   COMMAND $<TARGET_FILE:xmx-val> --format json ${XMX_LIMITS_SPV})
