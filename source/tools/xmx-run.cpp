@@ -162,7 +162,8 @@ int Run(int argc, char** argv) {
       "buffer:file=PATH buffer:zero:BYTES buffer:fill=HEXBYTE:BYTES buffer:random=SEED:BYTES; "
       "local:BYTES; image2d:WIDTHxHEIGHT:TEXELBYTES:zero|fill=HEXBYTE|random=SEED|file=PATH.\n"
       "Limits: a run file is at most 16 MiB, its JSON at most 64 levels deep; a --dump may not "
-      "name a file the launch reads or another dump.");
+      "name a file the launch reads or another dump; --local must equal the kernel's LocalSize "
+      "when it declares one.");
   if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-run")) return *exit;
 
   std::string error;
