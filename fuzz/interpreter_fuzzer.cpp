@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "binary/parser.hpp"
@@ -92,9 +93,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         request.geometry.global[d] = 2 * program->required_local_size[d];
       }
     }
+    // xmx-run's own limits (--max-instructions, --max-memory), set low: a kernel may loop for
+    // ever or ask for gigabytes of private memory; either is an error in the outcome.
     request.options.instruction_limit = 200000;
+    request.max_memory = uint64_t{256} << 20;
     request.arguments = ArgumentsFor(*program);
-    xmx::interp::Execute(request);
+    xmx::interp::Execute(std::move(request));
   }
   return 0;
 }

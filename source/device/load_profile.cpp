@@ -3,7 +3,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "device/embedded_profiles.hpp"
 #include "device/profile_reader.hpp"
@@ -39,12 +38,37 @@ void Report(Diagnostic* diagnostic, std::string message) {
   diagnostic->rule = "device-profile";
 }
 
+// A profile is a few kilobytes of tables a few levels deep: far larger or deeper input is refused
+// before it is parsed (size) or while it is (depth), so no input costs the reader unbounded memory
+// or recursion.
+constexpr size_t kMaxProfileBytes = size_t{16} << 20;
+constexpr int kMaxProfileDepth = 64;
+
 std::optional<DeviceProfile> Parse(std::string_view text, std::string_view source_name,
                                    const internal::BaseResolver& resolve_base,
                                    Diagnostic* diagnostic) {
+  if (text.size() > kMaxProfileBytes) {
+    Report(diagnostic, std::string(source_name) + ": a device profile of " +
+                           std::to_string(text.size()) + " bytes is larger than xmx reads (" +
+                           std::to_string(kMaxProfileBytes) + ")");
+    return std::nullopt;
+  }
+  struct TooDeep {};
+  const nlohmann::json::parser_callback_t depth_limit =
+      [](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+        if (depth >= kMaxProfileDepth && (event == nlohmann::json::parse_event_t::object_start ||
+                                          event == nlohmann::json::parse_event_t::array_start)) {
+          throw TooDeep{};
+        }
+        return true;
+      };
   nlohmann::json root;
   try {
-    root = nlohmann::json::parse(text.begin(), text.end());
+    root = nlohmann::json::parse(text.begin(), text.end(), depth_limit);
+  } catch (const TooDeep&) {
+    Report(diagnostic, std::string(source_name) + ": invalid device profile: arrays and objects " +
+                           "nested more than " + std::to_string(kMaxProfileDepth) + " deep");
+    return std::nullopt;
   } catch (const nlohmann::json::parse_error& error) {
     Report(diagnostic,
            std::string(source_name) + ": invalid JSON: " + WithoutExceptionId(error.what()));
@@ -128,9 +152,17 @@ std::optional<DeviceProfile> LoadProfileFile(const std::filesystem::path& path,
     Report(diagnostic, path.string() + ": cannot open the device profile");
     return std::nullopt;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return LoadProfileText(text.str(), path.string(), diagnostic);
+  // Read up to one byte more than Parse accepts: enough to tell a file that is too large.
+  std::string text;
+  char chunk[65536];
+  while (text.size() <= kMaxProfileBytes && in.read(chunk, sizeof chunk).gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+  }
+  if (in.bad()) {
+    Report(diagnostic, path.string() + ": cannot read the device profile");
+    return std::nullopt;
+  }
+  return LoadProfileText(text, path.string(), diagnostic);
 }
 
 }  // namespace xmx::device

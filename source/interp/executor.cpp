@@ -5,8 +5,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "interp/launch_memory.hpp"
@@ -15,6 +21,10 @@
 
 namespace xmx::interp {
 namespace {
+
+// Dispatches between two checks of the launch's limits: the check (an atomic add, a clock read
+// with a timeout) then costs nothing measurable, and a stop comes within microseconds.
+constexpr uint64_t kLimitCheckInterval = 1 << 14;
 
 uint64_t LocalArgumentCount(const Program& p) {
   uint64_t n = 0;
@@ -311,28 +321,56 @@ class Worker {
     }
   }
 
-  // Runs `sg` until it yields, finishes or, with an instruction limit, exhausts the work-group's
-  // budget (then the whole launch stops with an error).
+  // Runs `sg` until it yields or finishes, or the launch is abandoned. The loop only compares a
+  // counter: every kLimitCheckInterval dispatches (and when the subgroup yields) the count is
+  // taken (CountInstructions), and the launch's limits are checked as often.
   void RunSubgroup(Subgroup& sg) {
-    const uint64_t limit = launch_.options.instruction_limit;
-    uint64_t budget = UINT64_MAX;
-    if (limit != 0) budget = limit > group_instructions_ ? limit - group_instructions_ : 0;
     const Instr* ip = sg.ip;
-    uint64_t instructions = 0, lanes = 0;
+    uint64_t lanes = 0, total = 0;
     while (ip != nullptr) {
-      if (instructions == budget) {
-        launch_.instruction_limit_reached = true;
-        launch_.reports->Stop();
+      uint64_t instructions = 0;
+      while (ip != nullptr && instructions != kLimitCheckInterval) {
+        ++instructions;
+        lanes += sg.active;
+        ip = ip->fn(sg, ip);
+      }
+      total += instructions;
+      if (!CountInstructions(instructions)) {
         sg.state = SubgroupState::kDone;
         break;
       }
-      ++instructions;
-      lanes += sg.active;
-      ip = ip->fn(sg, ip);
     }
-    sg.instructions += instructions;
+    sg.instructions += total;
     sg.lane_instructions += lanes;
-    group_instructions_ += instructions;
+  }
+
+  // Adds to the worker's count of instructions not yet in the launch's; passes them on once
+  // there are kLimitCheckInterval of them (a subgroup that yields often costs no atomic each
+  // time). False when the launch has stopped.
+  bool CountInstructions(uint64_t instructions) {
+    pending_instructions_ += instructions;
+    if (pending_instructions_ >= kLimitCheckInterval) return FlushInstructions();
+    return !launch_.reports->stopped();
+  }
+
+  // Passes the worker's instructions on to the launch's count and checks its limits: the
+  // instruction limit (exceeded only when the launch really executed more, so whether a launch
+  // stops there does not depend on the threads) and the deadline. False, with the launch
+  // stopped, when either is passed or another worker stopped it.
+  bool FlushInstructions() {
+    const uint64_t limit = launch_.options.instruction_limit;
+    const uint64_t count =
+        launch_.instructions.fetch_add(pending_instructions_) + pending_instructions_;
+    pending_instructions_ = 0;
+    if (limit != 0 && count > limit) {
+      launch_.instruction_limit_reached = true;
+      launch_.reports->Stop();
+    } else if (launch_.options.timeout_seconds > 0 &&
+               std::chrono::steady_clock::now() > launch_.deadline) {
+      launch_.timed_out = true;
+      launch_.reports->Stop();
+    }
+    return !launch_.reports->stopped();
   }
 
   void Schedule(uint32_t count);
@@ -347,7 +385,7 @@ class Worker {
   std::unique_ptr<LocalRaceShadow> shadow_;
   WorkGroup group_;
   uint32_t active_subgroups_ = 0;
-  uint64_t group_instructions_ = 0;  // dispatched by the current work-group
+  uint64_t pending_instructions_ = 0;  // executed, not yet in the launch's count
   RunStats stats_;
 
  public:
@@ -356,7 +394,6 @@ class Worker {
 };
 
 void Worker::Schedule(uint32_t count) {
-  group_instructions_ = 0;
   for (;;) {
     for (uint32_t s = 0; s < count; ++s) {
       Subgroup& sg = subgroups_[s];
@@ -437,6 +474,7 @@ void Worker::Schedule(uint32_t count) {
       if (launch_.reports->stopped()) break;
     }
   }
+  FlushInstructions();
   for (uint32_t s = 0; s < count; ++s) {
     Subgroup& sg = subgroups_[s];
     stats_.instructions += sg.instructions;
@@ -465,63 +503,124 @@ void DefaultLocalSize(const Program& program, LaunchGeometry* g) {
   }
 }
 
-RunOutcome Execute(const RunRequest& request) {
-  RunOutcome outcome;
+namespace {
+
+// The launch's NDRange: work-groups per dimension and in all, refusing what cannot be counted
+// (a product past 2^64 would wrap to a launch of no work-group, silently) and a local size that
+// contradicts the kernel's LocalSize (the kernel is written for that size).
+std::optional<std::string> PlanGeometry(const Program& p, LaunchGeometry* g,
+                                        uint64_t* total_groups) {
+  uint64_t items = 1;
+  *total_groups = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (g->global[d] == 0 || g->local[d] == 0) return "global and local sizes must be positive";
+    g->groups[d] = g->global[d] / g->local[d] + (g->global[d] % g->local[d] != 0);
+    if (__builtin_mul_overflow(items, g->global[d], &items) ||
+        __builtin_mul_overflow(*total_groups, g->groups[d], total_groups)) {
+      return "the global size (" + std::to_string(g->global[0]) + "," +
+             std::to_string(g->global[1]) + "," + std::to_string(g->global[2]) +
+             ") has more than 2^64 work-items";
+    }
+  }
+  if (p.required_local_size[0] != 0) {
+    for (int d = 0; d < 3; ++d) {
+      if (g->local[d] == std::max<uint64_t>(p.required_local_size[d], 1)) continue;
+      return "the local size (" + std::to_string(g->local[0]) + "," + std::to_string(g->local[1]) +
+             "," + std::to_string(g->local[2]) + ") contradicts kernel " + p.kernel_name +
+             "'s LocalSize " + std::to_string(p.required_local_size[0]) + " " +
+             std::to_string(p.required_local_size[1]) + " " +
+             std::to_string(p.required_local_size[2]) +
+             " (OpExecutionMode): give that size or leave the local size out";
+    }
+  }
+  return std::nullopt;
+}
+
+// Worker threads that can help: no more than work-groups, nor than kThreadsPerCore per hardware
+// thread.
+uint32_t UsefulThreads(uint32_t asked, uint64_t total_groups) {
+  const uint64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<uint32_t>(std::clamp<uint64_t>(
+      std::min<uint64_t>({asked, total_groups, cores * kThreadsPerCore, kMaxThreads}), 1,
+      kMaxThreads));
+}
+
+void Launch(RunRequest& request, RunOutcome& outcome) {
   const Program& p = *request.program;
   if (request.arguments.size() != p.parameters.size()) {
     outcome.error = "kernel " + p.kernel_name + " takes " + std::to_string(p.parameters.size()) +
                     " arguments, " + std::to_string(request.arguments.size()) + " given";
-    return outcome;
+    return;
   }
-  if (std::optional<std::string> error = CheckWorkGroupMemory(request)) {
-    outcome.error = std::move(*error);
-    return outcome;
-  }
-  GlobalMemory global;
-  if (std::optional<std::string> error = PlaceArguments(request, &global)) {
-    outcome.error = std::move(*error);
-    return outcome;
-  }
-
-  ReportSink sink(request.options.check);
   LaunchShared launch;
   launch.program = &p;
   launch.geometry = request.geometry;
   launch.options = request.options;
+  uint64_t total_groups = 0;
+  if (std::optional<std::string> error = PlanGeometry(p, &launch.geometry, &total_groups)) {
+    outcome.error = std::move(*error);
+    return;
+  }
+  uint32_t threads = UsefulThreads(request.threads, total_groups);
+  if (std::optional<std::string> error = PlanLaunchMemory(request, &threads)) {
+    outcome.error = std::move(*error);
+    return;
+  }
+  GlobalMemory global;
+  if (std::optional<std::string> error = PlaceArguments(request, &global)) {
+    outcome.error = std::move(*error);
+    return;
+  }
+
+  ReportSink sink(request.options.check);
   launch.reports = &sink;
-  LaunchGeometry& g = launch.geometry;
-  uint64_t total_groups = 1;
-  for (int d = 0; d < 3; ++d) {
-    if (g.global[d] == 0 || g.local[d] == 0) {
-      outcome.error = "global and local sizes must be positive";
-      return outcome;
-    }
-    g.groups[d] = (g.global[d] + g.local[d] - 1) / g.local[d];
-    total_groups *= g.groups[d];
-  }
   const auto start = std::chrono::steady_clock::now();
-  std::atomic<uint64_t> next{0};
-  const uint32_t threads = std::max<uint32_t>(
-      1, std::min<uint64_t>(request.threads == 0 ? 1 : request.threads, total_groups));
-  std::vector<RunStats> stats(threads);
-  auto work = [&](uint32_t t) {
-    Worker worker(launch, global, request);
-    worker.argument_allocation_ = global.argument_allocation;
-    worker.global_variable_allocation_ = global.variable_allocation;
-    for (;;) {
-      const uint64_t group = next.fetch_add(1);
-      if (group >= total_groups || sink.stopped()) break;
-      worker.RunGroup(group);
+  if (request.options.timeout_seconds > 0) {
+    const std::chrono::duration<double> timeout(request.options.timeout_seconds);
+    if (timeout < std::chrono::hours(24 * 365 * 100)) {
+      launch.deadline = start + std::chrono::duration_cast<std::chrono::nanoseconds>(timeout);
     }
-    worker.AddStats(&stats[t]);
-  };
-  if (threads == 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (uint32_t t = 0; t < threads; ++t) pool.emplace_back(work, t);
-    for (std::thread& t : pool) t.join();
   }
+  std::atomic<uint64_t> next{0};
+  std::vector<RunStats> stats(threads);
+  std::mutex failure_mutex;
+  std::string failure;  // the first worker's exception (out of memory)
+  auto work = [&](uint32_t t) {
+    try {
+      Worker worker(launch, global, request);
+      worker.argument_allocation_ = global.argument_allocation;
+      worker.global_variable_allocation_ = global.variable_allocation;
+      for (;;) {
+        const uint64_t group = next.fetch_add(1);
+        if (group >= total_groups || sink.stopped()) break;
+        worker.RunGroup(group);
+      }
+      worker.AddStats(&stats[t]);
+    } catch (const std::exception& e) {
+      // Nothing may leave a worker thread (that aborts): a storage request the host refuses
+      // (bad_alloc, or length_error for one past what a vector can hold) stops the launch.
+      const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr ||
+                          dynamic_cast<const std::length_error*>(&e) != nullptr;
+      std::lock_guard<std::mutex> lock(failure_mutex);
+      if (failure.empty()) {
+        failure = memory ? "the host ran out of memory while running the kernel"
+                         : std::string("the launch failed: ") + e.what();
+      }
+      sink.Stop();
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (uint32_t t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(work, t);
+    } catch (const std::exception&) {
+      break;  // the host gives no more threads (system_error, bad_alloc): run on those it gave
+    }
+  }
+  outcome.threads = static_cast<uint32_t>(pool.size()) + 1;
+  work(0);
+  for (std::thread& t : pool) t.join();
   outcome.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const RunStats& s : stats) {
@@ -533,11 +632,21 @@ RunOutcome Execute(const RunRequest& request) {
   std::stable_sort(launch.printf_chunks.begin(), launch.printf_chunks.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& chunk : launch.printf_chunks) outcome.printf_output += chunk.second;
-  if (launch.instruction_limit_reached) {
-    outcome.error = "a work-group dispatched more than " +
+  if (!failure.empty()) {
+    outcome.error = failure;
+  } else if (launch.instruction_limit_reached) {
+    outcome.error = "the launch executed more than " +
                     std::to_string(request.options.instruction_limit) +
-                    " instructions (the launch's instruction limit)";
+                    " instructions, its limit (raise it with --max-instructions N, or "
+                    "\"max-instructions\" in a run file; 0 lifts it)";
+  } else if (launch.timed_out) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", request.options.timeout_seconds);
+    outcome.error = std::string("the launch ran longer than its time limit of ") + seconds +
+                    " seconds (raise it with --timeout SECONDS, or \"timeout\" in a run file; "
+                    "0 lifts it)";
   }
+  outcome.run_failed = !outcome.error.empty();
   outcome.stopped = sink.stopped();
   outcome.total_reports = sink.total();
   outcome.reports = sink.Take();
@@ -548,6 +657,22 @@ RunOutcome Execute(const RunRequest& request) {
     if (global.argument_allocation[i] == 0) continue;
     const uint8_t* data = global.buffers[i].data();
     outcome.buffers[i].assign(data, data + global.buffers[i].size());
+    global.buffers[i].Release();
+  }
+}
+
+}  // namespace
+
+RunOutcome Execute(RunRequest request) {
+  RunOutcome outcome;
+  try {
+    Launch(request, outcome);
+  } catch (const std::bad_alloc&) {
+    outcome = RunOutcome{};
+    outcome.error =
+        "the host ran out of memory for the launch (lower --max-memory to be told "
+        "before allocating)";
+    outcome.run_failed = true;
   }
   return outcome;
 }

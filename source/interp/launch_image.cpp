@@ -25,7 +25,8 @@ bool ParseCount(std::string_view text, uint64_t* value) {
 }  // namespace
 
 std::optional<ArgSpec> ParseImageArg(std::string_view text, std::string_view rest,
-                                     const std::filesystem::path& base_dir, std::string* error) {
+                                     const std::filesystem::path& base_dir, std::string* error,
+                                     uint64_t max_bytes) {
   const std::string usage = Quoted(text) + ": expected image2d:WIDTHxHEIGHT:TEXELBYTES:CONTENT";
   const size_t first = rest.find(':');
   const size_t second = first == std::string_view::npos ? first : rest.find(':', first + 1);
@@ -66,9 +67,9 @@ std::optional<ArgSpec> ParseImageArg(std::string_view text, std::string_view res
     return std::nullopt;
   }
   const uint64_t bytes = row_bytes * arg.image_height;
-  if (bytes > kMaxArgBytes) {
+  if (bytes > max_bytes) {
     Fail(error, Quoted(text) + ": " + std::to_string(bytes) + " bytes is more than the " +
-                    std::to_string(kMaxArgBytes) + " an argument may have");
+                    std::to_string(max_bytes) + " left of the memory limit (--max-memory)");
     return std::nullopt;
   }
   std::string buffer;
@@ -84,7 +85,7 @@ std::optional<ArgSpec> ParseImageArg(std::string_view text, std::string_view res
     return std::nullopt;
   }
   std::string why;
-  std::optional<ArgSpec> contents = ParseArgSpec(buffer, base_dir, &why);
+  std::optional<ArgSpec> contents = ParseArgSpec(buffer, base_dir, &why, max_bytes);
   if (!contents) {
     // The buffer parser quotes the buffer spec; name the image spec instead.
     const size_t colon = why.find("': ");
@@ -99,6 +100,7 @@ std::optional<ArgSpec> ParseImageArg(std::string_view text, std::string_view res
     return std::nullopt;
   }
   arg.bytes = std::move(contents->bytes);
+  arg.file = std::move(contents->file);
   return arg;
 }
 

@@ -1,5 +1,6 @@
 // `xmx-run --run FILE.json`: a whole launch description as one JSON object (launch_spec.hpp,
 // ReadRunFile / ParseRunJson).
+#include <cmath>
 #include <set>
 
 #include "interp/launch_spec.hpp"
@@ -14,9 +15,29 @@ namespace fs = std::filesystem;
 std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_view source_name,
                                        const fs::path& base_dir, std::string* error) {
   const std::string prefix = std::string(source_name) + ": ";
+  if (json_text.size() > kMaxRunFileBytes) {
+    SetError(error, prefix + "a run file of " + std::to_string(json_text.size()) +
+                        " bytes is larger than xmx-run reads (" + std::to_string(kMaxRunFileBytes) +
+                        ")");
+    return std::nullopt;
+  }
   nlohmann::json root;
+  // Refused while parsing, before the parser builds it: nesting deeper than any launch needs.
+  struct TooDeep {};
+  const nlohmann::json::parser_callback_t depth_limit =
+      [](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+        if (depth >= kMaxJsonDepth && (event == nlohmann::json::parse_event_t::object_start ||
+                                       event == nlohmann::json::parse_event_t::array_start)) {
+          throw TooDeep{};
+        }
+        return true;
+      };
   try {
-    root = nlohmann::json::parse(json_text.begin(), json_text.end());
+    root = nlohmann::json::parse(json_text.begin(), json_text.end(), depth_limit);
+  } catch (const TooDeep&) {
+    SetError(error, prefix + "invalid run file: arrays and objects nested more than " +
+                        std::to_string(kMaxJsonDepth) + " deep");
+    return std::nullopt;
   } catch (const nlohmann::json::parse_error& e) {
     std::string_view what = e.what();
     if (size_t end = what.find("] "); !what.empty() && what[0] == '[' && end != what.npos) {
@@ -40,6 +61,10 @@ std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_v
       return false;
     }
     *out = value.get<std::string>();
+    if (std::optional<std::string> nul = NulCharacterError(*out)) {
+      message = "the string " + *nul;
+      return false;
+    }
     return true;
   };
   auto read_unsigned = [&](const nlohmann::json& value, uint64_t max, uint64_t* out) {
@@ -85,12 +110,20 @@ std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_v
           message = "\"" + index + "\": expected a path string";
           return false;
         }
+        if (std::optional<std::string> nul = NulCharacterError(index + path.get<std::string>())) {
+          message = "\"" + index + "\": the path " + *nul;
+          return false;
+        }
         items.push_back(index + "=" + path.get<std::string>());
       }
     } else if (value.is_array()) {
       for (const nlohmann::json& item : value) {
         if (!item.is_string()) {
           message = "expected \"INDEX=PATH\" strings";
+          return false;
+        }
+        if (std::optional<std::string> nul = NulCharacterError(item.get<std::string>())) {
+          message = "\"INDEX=PATH\" " + *nul;
           return false;
         }
         items.push_back(item.get<std::string>());
@@ -110,6 +143,24 @@ std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_v
     }
     return true;
   };
+
+  // The memory limit bounds the arguments, read below in key order ("args" comes first).
+  if (auto limit = root.find("max-memory"); limit != root.end()) {
+    std::optional<uint64_t> bytes;
+    if (limit->is_number_unsigned()) {
+      bytes = limit->get<uint64_t>();
+    } else if (limit->is_string()) {
+      bytes = ParseByteSize(limit->get<std::string>(), "", &message);
+    } else {
+      message = " expected a byte count (a number, or a string such as \"8G\")";
+    }
+    if (!bytes) {
+      SetError(error, prefix + "\"max-memory\":" + message);
+      return std::nullopt;
+    }
+    spec.max_memory = *bytes;
+  }
+  uint64_t argument_bytes = 0;
 
   for (const auto& [key, value] : root.items()) {
     bool ok = true;
@@ -140,12 +191,20 @@ std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_v
           ok = false;
           break;
         }
-        std::optional<ArgSpec> arg = ParseArgSpec(value[i].get<std::string>(), base_dir, &message);
+        if (std::optional<std::string> nul = NulCharacterError(value[i].get<std::string>())) {
+          message = "[" + std::to_string(i) + "]: the spec " + *nul;
+          ok = false;
+          break;
+        }
+        const uint64_t left = spec.max_memory == 0 ? UINT64_MAX : spec.max_memory - argument_bytes;
+        std::optional<ArgSpec> arg =
+            ParseArgSpec(value[i].get<std::string>(), base_dir, &message, left);
         if (!arg) {
           message = "[" + std::to_string(i) + "] " + message;
           ok = false;
           break;
         }
+        argument_bytes += arg->bytes.size();
         spec.args.push_back(std::move(*arg));
       }
     } else if (key == "dump") {
@@ -165,8 +224,16 @@ std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_v
         }
       }
     } else if (key == "threads") {
-      ok = read_unsigned(value, std::numeric_limits<uint32_t>::max(), &number);
+      ok = read_unsigned(value, kMaxThreads, &number);
       if (ok) spec.threads = static_cast<uint32_t>(number);
+    } else if (key == "max-memory") {
+      // read above
+    } else if (key == "max-instructions") {
+      ok = read_unsigned(value, UINT64_MAX, &spec.max_instructions);
+    } else if (key == "timeout") {
+      ok = value.is_number() && value.get<double>() >= 0 && std::isfinite(value.get<double>());
+      if (ok) spec.timeout = value.get<double>();
+      if (!ok) message = "expected a number of seconds >= 0 (0: no limit)";
     } else if (key == "stats") {
       if (value.is_boolean()) {
         spec.stats = value.get<bool>();
@@ -188,7 +255,8 @@ std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_v
     } else {
       SetError(error, prefix + "unknown key \"" + key +
                           "\" (known: module, kernel, global, local, subgroup-size, device, "
-                          "args, dump, expect, check, threads, stats, mma-fp, comment)");
+                          "args, dump, expect, check, threads, stats, mma-fp, max-memory, "
+                          "max-instructions, timeout, comment)");
       return std::nullopt;
     }
     if (!ok) {
@@ -210,12 +278,17 @@ std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_v
 std::optional<LaunchSpec> ReadRunFile(const fs::path& file, std::string* error) {
   std::vector<uint8_t> bytes;
   std::string reason;
-  if (!ReadWholeFile(file, &bytes, &reason)) {
+  if (!ReadWholeFile(file, &bytes, kMaxRunFileBytes, &reason)) {
+    if (reason.rfind("larger than", 0) == 0) {
+      reason = "larger than the " + std::to_string(kMaxRunFileBytes) + " bytes xmx-run reads";
+    }
     SetError(error, file.string() + ": cannot read run file: " + reason);
     return std::nullopt;
   }
   std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  return ParseRunJson(text, file.string(), file.parent_path(), error);
+  std::optional<LaunchSpec> spec = ParseRunJson(text, file.string(), file.parent_path(), error);
+  if (spec) spec->run_file = file.string();
+  return spec;
 }
 
 }  // namespace xmx::interp

@@ -3,6 +3,7 @@
 #include "interp/launch_spec.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -18,11 +19,22 @@
 namespace xmx::interp {
 
 bool launch_support::ReadWholeFile(const std::filesystem::path& path, std::vector<uint8_t>* bytes,
-                                   std::string* reason) {
+                                   uint64_t max_bytes, std::string* reason) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     *reason = "is a directory";
     return false;
+  }
+  const std::string too_large = "larger than " + std::to_string(max_bytes) +
+                                " bytes, what is left of the memory limit (--max-memory)";
+  // A regular file too large is refused before reading; a pipe or device when reading passes
+  // the limit.
+  if (std::filesystem::is_regular_file(path, ec)) {
+    const uintmax_t size = std::filesystem::file_size(path, ec);
+    if (!ec && size > max_bytes) {
+      *reason = too_large;
+      return false;
+    }
   }
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) {
@@ -34,12 +46,12 @@ bool launch_support::ReadWholeFile(const std::filesystem::path& path, std::vecto
   bool ok = true;
   while (true) {
     size_t n = std::fread(chunk, 1, sizeof chunk, file);
-    bytes->insert(bytes->end(), chunk, chunk + n);
-    if (bytes->size() > kMaxArgBytes) {
-      *reason = "larger than " + std::to_string(kMaxArgBytes) + " bytes";
+    if (n > max_bytes - bytes->size()) {
+      *reason = too_large;
       ok = false;
       break;
     }
+    bytes->insert(bytes->end(), chunk, chunk + n);
     if (n < sizeof chunk) {
       if (std::ferror(file)) {
         *reason = std::strerror(errno);
@@ -49,6 +61,7 @@ bool launch_support::ReadWholeFile(const std::filesystem::path& path, std::vecto
     }
   }
   std::fclose(file);
+  if (!ok) std::vector<uint8_t>().swap(*bytes);
   return ok;
 }
 
@@ -113,12 +126,13 @@ bool ParseNumberIn(std::string_view spec, std::string_view what, std::string_vie
   return false;
 }
 
-bool ParseByteCount(std::string_view spec, std::string_view text, uint64_t* bytes,
-                    std::string* error) {
+bool ParseByteCount(std::string_view spec, std::string_view text, uint64_t max_bytes,
+                    uint64_t* bytes, std::string* error) {
   if (!ParseNumberIn(spec, "size", text, bytes, error)) return false;
-  if (*bytes == 0 || *bytes > kMaxArgBytes) {
+  if (*bytes == 0 || *bytes > max_bytes) {
     SetError(error, Quoted(spec) + ": size " + std::to_string(*bytes) + " is not in 1.." +
-                        std::to_string(kMaxArgBytes));
+                        std::to_string(max_bytes) +
+                        (*bytes == 0 ? "" : " (what is left of the memory limit, --max-memory)"));
     return false;
   }
   return true;
@@ -271,7 +285,8 @@ std::optional<ArgSpec> ParseScalar(std::string_view spec, std::string_view type_
 }
 
 std::optional<ArgSpec> ParseBuffer(std::string_view spec, std::string_view rest,
-                                   const fs::path& base_dir, std::string* error) {
+                                   const fs::path& base_dir, uint64_t max_bytes,
+                                   std::string* error) {
   ArgSpec arg;
   arg.kind = ArgSpec::Kind::kBuffer;
   arg.text = std::string(spec);
@@ -283,7 +298,8 @@ std::optional<ArgSpec> ParseBuffer(std::string_view spec, std::string_view rest,
     }
     const std::string path = Resolve(base_dir, path_text);
     std::string reason;
-    if (!ReadWholeFile(path, &arg.bytes, &reason)) {
+    arg.file = path;
+    if (!ReadWholeFile(path, &arg.bytes, max_bytes, &reason)) {
       SetError(error, Quoted(spec) + ": cannot read " + Quoted(path) + ": " + reason);
       return std::nullopt;
     }
@@ -295,7 +311,7 @@ std::optional<ArgSpec> ParseBuffer(std::string_view spec, std::string_view rest,
   }
   uint64_t size = 0;
   if (StartsWith(rest, "zero:")) {
-    if (!ParseByteCount(spec, rest.substr(5), &size, error)) return std::nullopt;
+    if (!ParseByteCount(spec, rest.substr(5), max_bytes, &size, error)) return std::nullopt;
     arg.bytes.assign(size, 0);
     return arg;
   }
@@ -309,7 +325,9 @@ std::optional<ArgSpec> ParseBuffer(std::string_view spec, std::string_view rest,
       return std::nullopt;
     }
     std::string_view first = Trim(rest.substr(0, colon));
-    if (!ParseByteCount(spec, rest.substr(colon + 1), &size, error)) return std::nullopt;
+    if (!ParseByteCount(spec, rest.substr(colon + 1), max_bytes, &size, error)) {
+      return std::nullopt;
+    }
     if (fill) {
       if (StartsWith(first, "0x") || StartsWith(first, "0X")) first.remove_prefix(2);
       uint64_t byte = 0;
@@ -354,7 +372,7 @@ std::vector<uint8_t> RandomBytes(uint64_t seed, uint64_t count) {
 }
 
 std::optional<ArgSpec> ParseArgSpec(std::string_view text, const fs::path& base_dir,
-                                    std::string* error) {
+                                    std::string* error, uint64_t max_bytes) {
   const size_t colon = text.find(':');
   if (colon == std::string_view::npos) {
     SetError(error, Quoted(text) + ": expected TYPE:VALUE, buffer:... or local:BYTES");
@@ -362,13 +380,13 @@ std::optional<ArgSpec> ParseArgSpec(std::string_view text, const fs::path& base_
   }
   std::string_view head = text.substr(0, colon);
   std::string_view rest = text.substr(colon + 1);
-  if (head == "buffer") return ParseBuffer(text, rest, base_dir, error);
-  if (head == "image2d") return ParseImageArg(text, rest, base_dir, error);
+  if (head == "buffer") return ParseBuffer(text, rest, base_dir, max_bytes, error);
+  if (head == "image2d") return ParseImageArg(text, rest, base_dir, error, max_bytes);
   if (head == "local") {
     ArgSpec arg;
     arg.kind = ArgSpec::Kind::kLocal;
     arg.text = std::string(text);
-    if (!ParseByteCount(text, rest, &arg.local_bytes, error)) return std::nullopt;
+    if (!ParseByteCount(text, rest, max_bytes, &arg.local_bytes, error)) return std::nullopt;
     return arg;
   }
   return ParseScalar(text, head, rest, error);
@@ -427,6 +445,28 @@ std::optional<std::pair<uint32_t, std::string>> ParseIndexPath(std::string_view 
   return std::make_pair(static_cast<uint32_t>(index), Resolve(base_dir, path));
 }
 
+std::optional<uint64_t> ParseByteSize(std::string_view text, std::string_view option,
+                                      std::string* error) {
+  std::string_view digits = Trim(text);
+  int shift = 0;
+  if (!digits.empty() && !StartsWith(digits, "0x") && !StartsWith(digits, "0X")) {
+    const std::string_view suffixes = "KMGT";
+    if (size_t at = suffixes.find(static_cast<char>(std::toupper(digits.back())));
+        at != std::string_view::npos) {
+      shift = 10 * static_cast<int>(at + 1);
+      digits.remove_suffix(1);
+    }
+  }
+  uint64_t value = 0;
+  const NumberStatus status = ParseUnsigned(digits, &value);
+  if (status == NumberStatus::kOk && (value << shift >> shift) == value) return value << shift;
+  SetError(error, std::string(option) + " " + Quoted(text) +
+                      (status == NumberStatus::kMalformed
+                           ? ": expected a byte count (decimal or 0x hex, optional K, M, G or T)"
+                           : ": more than 2^64 bytes"));
+  return std::nullopt;
+}
+
 std::optional<CheckMode> ParseCheckMode(std::string_view text, std::string* error) {
   if (text == "error") return CheckMode::kError;
   if (text == "warn") return CheckMode::kWarn;
@@ -472,6 +512,18 @@ bool ValidateLaunchSpec(const LaunchSpec& spec, std::string* error) {
   if (spec.subgroup_size && (*spec.subgroup_size < 1 || *spec.subgroup_size > kMaxSubgroupSize)) {
     SetError(error, "--subgroup-size " + std::to_string(*spec.subgroup_size) + " is not in 1.." +
                         std::to_string(kMaxSubgroupSize));
+    return false;
+  }
+  if (spec.threads > kMaxThreads) {
+    SetError(error, "--threads " + std::to_string(spec.threads) + " is not in 0.." +
+                        std::to_string(kMaxThreads) +
+                        " (0: one per core; a launch runs no more threads than work-groups, nor "
+                        "than " +
+                        std::to_string(kThreadsPerCore) + " per core)");
+    return false;
+  }
+  if (!std::isfinite(spec.timeout) || spec.timeout < 0) {
+    SetError(error, "--timeout: expected a number of seconds >= 0 (0: no limit)");
     return false;
   }
   if (!IsMmaFpMode(spec.mma_fp)) {

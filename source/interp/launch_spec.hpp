@@ -18,6 +18,7 @@
 
 #include "interp/run_report.hpp"
 #include "interp/value_layout.hpp"
+#include "xmx/interpreter.hpp"
 
 namespace xmx::interp {
 
@@ -41,10 +42,9 @@ struct ArgSpec {
   uint32_t texel_bytes = 0;
   // The spec as written, for messages.
   std::string text;
+  // `buffer:file=` and `image2d:...:file=`: the file read, as resolved (outputs must not name it).
+  std::string file;
 };
-
-// Largest buffer or local-memory size a spec may ask for: 1 GiB.
-inline constexpr uint64_t kMaxArgBytes = uint64_t{1} << 30;
 
 // Parses one `--arg` spec:
 //   scalars    `i8:V` `i16:V` `i32:V` `i64:V` `f16:V` `f32:V` `f64:V`, vectors `i32x4:1,2,3,4`
@@ -61,10 +61,11 @@ inline constexpr uint64_t kMaxArgBytes = uint64_t{1} << 30;
 //              digits, 0x optional), `buffer:random=SEED:BYTES` (RandomBytes below).
 //   local      `local:BYTES`.
 //   images     `image2d:WIDTHxHEIGHT:TEXELBYTES:CONTENT` (ParseImageArg).
-// BYTES and SEED are decimal or 0x hex; sizes run from 1 to kMaxArgBytes. On failure returns
+// BYTES and SEED are decimal or 0x hex; sizes run from 1 to `max_bytes`, what is left of the
+// launch's memory limit (--max-memory): nothing larger is allocated or read. On failure returns
 // nullopt and sets *error (if not null) to a message quoting the spec and saying what is wrong.
 std::optional<ArgSpec> ParseArgSpec(std::string_view text, const std::filesystem::path& base_dir,
-                                    std::string* error);
+                                    std::string* error, uint64_t max_bytes = kDefaultMaxMemory);
 
 // `image2d:WIDTHxHEIGHT:TEXELBYTES:CONTENT` (launch_image.cpp; `text` is the whole spec, `rest`
 // what follows "image2d:"): a 2D image of WIDTH x HEIGHT texels of TEXELBYTES (1, 2, 4, 8 or 16)
@@ -72,7 +73,8 @@ std::optional<ArgSpec> ParseArgSpec(std::string_view text, const std::filesystem
 // CONTENT is `zero`, `fill=HEXBYTE`, `random=SEED` (as for buffers) or `file=PATH`, a file of
 // exactly WIDTH x HEIGHT x TEXELBYTES bytes.
 std::optional<ArgSpec> ParseImageArg(std::string_view text, std::string_view rest,
-                                     const std::filesystem::path& base_dir, std::string* error);
+                                     const std::filesystem::path& base_dir, std::string* error,
+                                     uint64_t max_bytes);
 
 // The contents of `buffer:random=SEED:BYTES`: the outputs of splitmix64 (Steele, Lea and Flood;
 // state += 0x9E3779B97F4A7C15, then the two xor-shift-multiply rounds with 0xBF58476D1CE4E5B9 and
@@ -90,10 +92,21 @@ struct LaunchSpec {
   std::vector<ArgSpec> args;              // one per kernel parameter, in order
   std::vector<std::pair<uint32_t, std::string>> dumps, expects;  // INDEX=PATH
   CheckMode check = CheckMode::kError;
-  uint32_t threads = 0;          // 0: default (hardware concurrency)
+  uint32_t threads = 0;          // 0: default (hardware concurrency); at most kMaxThreads
   bool stats = false;            // --stats
   std::string mma_fp = "exact";  // "exact" | "ordered" (--mma-fp)
+  // Resource limits, 0 lifting each: bytes allocated (RunRequest::max_memory), instructions
+  // dispatched and wall-clock seconds (LaunchOptions).
+  uint64_t max_memory = kDefaultMaxMemory;              // --max-memory
+  uint64_t max_instructions = kDefaultMaxInstructions;  // --max-instructions
+  double timeout = 0;                                   // --timeout
+  std::string run_file;  // the run file this came from (ReadRunFile), else empty
 };
+
+// Largest JSON input read (run files; device profiles have their own): 16 MiB, and nesting
+// deeper than kMaxJsonDepth is refused while parsing, before it costs memory.
+inline constexpr uint64_t kMaxRunFileBytes = uint64_t{16} << 20;
+inline constexpr int kMaxJsonDepth = 64;
 
 // Helpers for the command line. Each names `option` (e.g. "--global") in its message.
 // "X[,Y[,Z]]": one to three sizes, each a decimal or 0x hex integer >= 1.
@@ -104,6 +117,10 @@ std::optional<std::vector<uint64_t>> ParseSizes(std::string_view text, std::stri
 std::optional<std::pair<uint32_t, std::string>> ParseIndexPath(
     std::string_view text, std::string_view option, const std::filesystem::path& base_dir,
     std::string* error);
+// A byte count for --max-memory: decimal or 0x hex, optionally followed by K, M, G or T (2^10,
+// 2^20, 2^30, 2^40).
+std::optional<uint64_t> ParseByteSize(std::string_view text, std::string_view option,
+                                      std::string* error);
 // "error" | "warn" | "off".
 std::optional<CheckMode> ParseCheckMode(std::string_view text, std::string* error);
 std::string_view CheckModeName(CheckMode mode);
@@ -112,9 +129,17 @@ bool IsMmaFpMode(std::string_view text);
 
 // Consistency of a complete description, whichever way it was given: 1..3 global sizes, a local
 // size with as many entries (if any), every --dump/--expect index naming a buffer argument, no
-// buffer dumped twice, a known --mma-fp mode, a subgroup size in 1..kMaxSubgroupSize. The module
-// is not required here (ReadRunFile). Returns false and sets *error on the first problem.
+// buffer dumped twice, a known --mma-fp mode, a subgroup size in 1..kMaxSubgroupSize, threads
+// in 0..kMaxThreads, a finite timeout >= 0. The module is not required here (ReadRunFile).
+// Returns false and sets *error on the first problem.
 bool ValidateLaunchSpec(const LaunchSpec& spec, std::string* error);
+
+// The files of a complete description (the module known): no two dumps write the same file and
+// no dump writes a file the launch reads (the module, the run file, a buffer or image file, an
+// --expect file), whatever the spellings: paths that exist are compared by device and inode,
+// others where they would be created (symbolic links of existing parents resolved). A character
+// device (/dev/null, /dev/full) is no file to protect. Returns false and sets *error naming both.
+bool CheckLaunchFiles(const LaunchSpec& spec, std::string* error);
 
 // A run file: one JSON object with the content of an xmx-run command line, keys named like the
 // options:

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,8 +24,16 @@ inline std::string Resolve(const std::filesystem::path& base_dir, std::string_vi
   return (base_dir / p).lexically_normal().string();
 }
 
-// Reads a whole file of at most kMaxArgBytes; on failure says why in *reason.
+// Reads a whole file of at most `max_bytes` (a larger one is refused before it is read, or as
+// soon as reading passes the limit); on failure says why in *reason.
 bool ReadWholeFile(const std::filesystem::path& path, std::vector<uint8_t>* bytes,
-                   std::string* reason);
+                   uint64_t max_bytes, std::string* reason);
+
+// A message part that refuses a string holding a NUL character (JSON may write \u0000; a path
+// or a name with one would stop at it when handed to the system): nullopt when there is none.
+inline std::optional<std::string> NulCharacterError(std::string_view text) {
+  if (text.find('\0') == std::string_view::npos) return std::nullopt;
+  return "contains a NUL character (\\u0000)";
+}
 
 }  // namespace xmx::interp::launch_support

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -31,10 +32,13 @@ struct LaunchGeometry {
 struct LaunchOptions {
   CheckMode check = CheckMode::kError;
   bool ordered_matrix_fp = false;  // --mma-fp=ordered
-  // Instructions one work-group may dispatch before the launch is abandoned with an error; 0:
-  // no limit. Library callers that run untrusted kernels (the fuzzer) set it: a kernel may loop
-  // for ever, as on a GPU, and xmx-run itself does not cap it.
+  // Instructions (dispatched once per subgroup, as RunStats counts them) the whole launch may
+  // execute before it is abandoned with an error; 0: no limit. A kernel may loop for ever, as on
+  // a GPU: xmx-run's --max-instructions, the fuzzer's fixed limit. The launch stops exactly when
+  // its instruction count exceeds the limit, so whether it does is independent of the threads.
   uint64_t instruction_limit = 0;
+  // Wall-clock seconds the launch may run before it is abandoned with an error; 0: no limit.
+  double timeout_seconds = 0;
 };
 
 // State of the launch that every worker shares.
@@ -45,7 +49,11 @@ struct LaunchShared {
   ReportSink* reports = nullptr;
   std::mutex output_mutex;                                      // printf
   std::vector<std::pair<uint64_t, std::string>> printf_chunks;  // (work-group, text)
-  std::atomic<bool> instruction_limit_reached{false};
+  // Instructions dispatched so far, added by each worker every kLimitCheckInterval dispatches
+  // and at the end of each subgroup run.
+  std::atomic<uint64_t> instructions{0};
+  std::atomic<bool> instruction_limit_reached{false}, timed_out{false};
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct WorkGroup {

@@ -17,12 +17,32 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitInvalid = 1;
 inline constexpr int kExitUsage = 2;
 
-// Reads a whole file, or standard input for "-" or an empty path. Prints "error: ..." naming
-// the file and returns nullopt when it cannot be read.
-std::optional<std::vector<uint8_t>> ReadInput(const std::string& path);
+// Largest input xmx-as, xmx-dis and xmx-val read (xmx-run: its --max-memory): 1 GiB, far beyond
+// any real module, and what the tools' own memory for an input of that size still fits in.
+inline constexpr uint64_t kMaxInputBytes = uint64_t{1} << 30;
 
-// Writes to a file, or standard output for "-". Prints an error and returns false on failure.
+// Reads a whole file, or standard input for "-" or an empty path, of at most `max_bytes` (a
+// larger regular file is refused before it is read, a stream when reading passes the limit).
+// Prints "error: ..." naming the file and returns nullopt when it cannot be read.
+std::optional<std::vector<uint8_t>> ReadInput(const std::string& path,
+                                              uint64_t max_bytes = kMaxInputBytes);
+
+// Writes to a file, or standard output for "-", checking the write, the flush and the close
+// (a full disk shows only there). Prints an error and returns false on failure.
 bool WriteOutput(const std::string& path, std::string_view data);
+
+// Writes `data` to the file `path` (never standard output: "-" is a file name here), checking
+// as WriteOutput does. Prints "error: cannot write PATH: reason" and returns false on failure.
+bool WriteFile(const std::string& path, std::string_view data);
+
+// Flushes standard output and tells whether everything written to it (std::cout or stdout) got
+// out; prints an error when not. A tool calls it last: its exit code must say so.
+bool FinishStandardOutput();
+
+// The message for std::bad_alloc escaping a tool: the input asked for more memory than the host
+// gives.
+inline constexpr const char* kOutOfMemoryMessage =
+    "error: out of memory: the input needs more memory than the host gives";
 
 // The text printed by --version: tool name and version, and the SPIRV-Tools and core grammar
 // versions the build used.

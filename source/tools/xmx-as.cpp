@@ -1,6 +1,7 @@
 // xmx-as: spirv-as with the extension grammars (CLI.md). Same options and output; exit codes 0
 // (ok), 1 (invalid text), 2 (usage).
 #include <iostream>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,8 @@ int Run(int argc, char** argv) {
                "Non-numeric IDs are allocated by filling in the gaps, starting with 1 and going "
                "up.");
   app.add_option("--target-env", target_env, kTargetEnvHelp);
+  app.footer("Limits: an input is at most " + std::to_string(xmx::tools::kMaxInputBytes) +
+             " bytes.");
   if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-as")) return *exit;
   if (inputs.size() > 1) {
     std::cerr << "error: More than one input file specified\n";
@@ -73,4 +76,11 @@ int Run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return Run(argc, argv); }
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << xmx::tools::kOutOfMemoryMessage << "\n";
+    return kExitInvalid;
+  }
+}

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ int Run(int argc, char** argv) {
   app.add_flag("--raw-id", raw_id, "Show raw id values instead of friendly names");
   app.add_flag("--offsets", offsets, "Show byte offsets for each instruction");
   app.add_flag("--comment", comment, "Add comments to make reading easier");
+  app.footer("Limits: an input is at most " + std::to_string(xmx::tools::kMaxInputBytes) +
+             " bytes.");
   if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-dis")) return *exit;
   if (inputs.size() > 1) {
     std::cerr << "error: more than one input file specified\n";
@@ -88,6 +91,9 @@ int Run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return Run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << xmx::tools::kOutOfMemoryMessage << "\n";
+    return kExitInvalid;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInvalid;

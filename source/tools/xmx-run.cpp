@@ -2,10 +2,12 @@
 // instructions included, reporting undefined behaviour (CLI.md, xmx-run). The module is
 // validated first (DECISIONS.md 13): errors stop it, warnings are printed.
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <new>
 #include <thread>
 
 #include "binary/parser.hpp"
@@ -69,41 +71,43 @@ void PrintReport(const interp::RunReport& r, bool error, InstructionLines& lines
   }
 }
 
-bool WriteFile(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  if (!out) {
-    std::cerr << "error: cannot write " << path << "\n";
+// Compares a buffer with a file, reading the file a chunk at a time (it is never held whole);
+// prints the first differing offsets.
+bool Expect(uint32_t index, const std::string& path, const std::vector<uint8_t>& actual) {
+  std::FILE* in = std::fopen(path.c_str(), "rb");
+  if (in == nullptr) {
+    std::cerr << "error: --expect " << index << ": cannot read " << path << ": "
+              << std::strerror(errno) << "\n";
     return false;
   }
-  return true;
-}
-
-// Compares a buffer with a file; prints the first differing offsets.
-bool Expect(uint32_t index, const std::string& path, const std::vector<uint8_t>& actual) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::vector<std::string> differences;  // the first 8
+  uint64_t expected_size = 0;
+  uint8_t chunk[65536];
+  size_t n = 0;
+  while ((n = std::fread(chunk, 1, sizeof chunk, in)) > 0) {
+    for (size_t i = 0; i < n && differences.size() < 8; ++i) {
+      const uint64_t offset = expected_size + i;
+      if (offset >= actual.size() || chunk[i] == actual[offset]) continue;
+      char line[96];
+      std::snprintf(line, sizeof(line), "  offset %llu: 0x%02x, expected 0x%02x\n",
+                    static_cast<unsigned long long>(offset), actual[offset], chunk[i]);
+      differences.emplace_back(line);
+    }
+    expected_size += n;
+  }
+  const bool failed = std::ferror(in);
+  std::fclose(in);
+  if (failed) {
     std::cerr << "error: --expect " << index << ": cannot read " << path << "\n";
     return false;
   }
-  std::vector<uint8_t> expected((std::istreambuf_iterator<char>(in)),
-                                std::istreambuf_iterator<char>());
-  if (expected == actual) return true;
+  if (expected_size == actual.size() && differences.empty()) return true;
   std::cerr << "error: argument " << index << " differs from " << path;
-  if (expected.size() != actual.size()) {
-    std::cerr << ": " << actual.size() << " bytes, expected " << expected.size();
+  if (expected_size != actual.size()) {
+    std::cerr << ": " << actual.size() << " bytes, expected " << expected_size;
   }
   std::cerr << "\n";
-  size_t shown = 0;
-  for (size_t i = 0; i < std::min(expected.size(), actual.size()) && shown < 8; ++i) {
-    if (expected[i] == actual[i]) continue;
-    char line[96];
-    std::snprintf(line, sizeof(line), "  offset %zu: 0x%02x, expected 0x%02x\n", i, actual[i],
-                  expected[i]);
-    std::cerr << line;
-    ++shown;
-  }
+  for (const std::string& line : differences) std::cerr << line;
   return false;
 }
 
@@ -117,8 +121,10 @@ int Run(int argc, char** argv) {
   CLI::App app{"xmx-run - Run a kernel of a SPIR-V module, Intel matrix instructions included",
                "xmx-run"};
   std::string module_path, run_file, kernel, global, local, device_name, check = "error";
-  std::string mma_fp = "exact";
+  std::string mma_fp = "exact", max_memory_text;
   std::optional<uint32_t> subgroup_size, threads;
+  std::optional<uint64_t> max_instructions;
+  std::optional<double> timeout;
   std::vector<std::string> args, dumps, expects;
   bool stats = false, version = false;
   app.add_option("module", module_path, "SPIR-V module (\"-\" for standard input)");
@@ -134,23 +140,39 @@ int Run(int argc, char** argv) {
   app.add_option("--expect", expects, "INDEX=PATH: compare buffer argument INDEX with PATH");
   app.add_option("--check", check, "Undefined behaviour: error (stop), warn or off")
       ->check(CLI::IsMember({"error", "warn", "off"}));
-  app.add_option("--threads", threads, "Worker threads for work-groups (default: all cores)");
+  app.add_option("--threads", threads,
+                 "Worker threads for work-groups, 0.." + std::to_string(interp::kMaxThreads) +
+                     " (default or 0: one per core; never more than work-groups, nor than " +
+                     std::to_string(interp::kThreadsPerCore) +
+                     " per core, nor than --max-memory leaves room for)");
   app.add_flag("--stats", stats, "Print instructions executed, lane-instructions, time");
   app.add_option("--mma-fp", mma_fp, "Float model of the matrix instruction: exact or ordered")
       ->check(CLI::IsMember({"exact", "ordered"}));
+  app.add_option("--max-memory", max_memory_text,
+                 "BYTES (K, M, G, T suffixes) the launch may use altogether: buffers, images, "
+                 "each thread's work-group memory, the module (default 4G; 0: no limit)");
+  app.add_option("--max-instructions", max_instructions,
+                 "Instructions (as --stats counts them) the launch may execute before it is "
+                 "stopped (default " +
+                     std::to_string(interp::kDefaultMaxInstructions) + "; 0: no limit)");
+  app.add_option("--timeout", timeout,
+                 "Seconds the launch may run before it is stopped (default and 0: no limit)");
   app.footer(
       "Arguments: i8:V i16:V i32:V i64:V f16:V f32:V f64:V, vectors i32x4:1,2,3,4; "
       "buffer:file=PATH buffer:zero:BYTES buffer:fill=HEXBYTE:BYTES buffer:random=SEED:BYTES; "
-      "local:BYTES; image2d:WIDTHxHEIGHT:TEXELBYTES:zero|fill=HEXBYTE|random=SEED|file=PATH.");
+      "local:BYTES; image2d:WIDTHxHEIGHT:TEXELBYTES:zero|fill=HEXBYTE|random=SEED|file=PATH.\n"
+      "Limits: a run file is at most 16 MiB, its JSON at most 64 levels deep; a --dump may not "
+      "name a file the launch reads or another dump; --local must equal the kernel's LocalSize "
+      "when it declares one.");
   if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-run")) return *exit;
 
   std::string error;
   interp::LaunchSpec spec;
   if (!run_file.empty()) {
     // The file holds the whole launch: an option given beside it would be silently ignored.
-    for (const char* option :
-         {"--kernel", "--global", "--local", "--subgroup-size", "--device", "--arg", "--dump",
-          "--expect", "--check", "--threads", "--stats", "--mma-fp"}) {
+    for (const char* option : {"--kernel", "--global", "--local", "--subgroup-size", "--device",
+                               "--arg", "--dump", "--expect", "--check", "--threads", "--stats",
+                               "--mma-fp", "--max-memory", "--max-instructions", "--timeout"}) {
       if (app.count(option) != 0) {
         std::cerr << "error: " << option
                   << " cannot be combined with --run: the JSON file holds the whole launch\n";
@@ -187,12 +209,26 @@ int Run(int argc, char** argv) {
     }
     spec.subgroup_size = subgroup_size;
     spec.device = device_name;
+    if (!max_memory_text.empty()) {
+      std::optional<uint64_t> bytes =
+          interp::ParseByteSize(max_memory_text, "--max-memory", &error);
+      if (!bytes) {
+        std::cerr << "error: " << error << "\n";
+        return kExitUsage;
+      }
+      spec.max_memory = *bytes;
+    }
+    spec.max_instructions = max_instructions.value_or(spec.max_instructions);
+    spec.timeout = timeout.value_or(spec.timeout);
+    uint64_t argument_bytes = 0;  // taken from the memory limit as the arguments are made
     for (const std::string& a : args) {
-      auto parsed = interp::ParseArgSpec(a, {}, &error);
+      const uint64_t left = spec.max_memory == 0 ? UINT64_MAX : spec.max_memory - argument_bytes;
+      auto parsed = interp::ParseArgSpec(a, {}, &error, left);
       if (!parsed) {
         std::cerr << "error: " << error << "\n";
         return kExitUsage;
       }
+      argument_bytes += parsed->bytes.size();
       spec.args.push_back(std::move(*parsed));
     }
     for (const auto& [list, out] : {std::pair{&dumps, &spec.dumps}, {&expects, &spec.expects}}) {
@@ -218,6 +254,10 @@ int Run(int argc, char** argv) {
     std::cerr << "error: no module given\n";
     return kExitUsage;
   }
+  if (!interp::CheckLaunchFiles(spec, &error)) {
+    std::cerr << "error: " << error << "\n";
+    return kExitUsage;
+  }
 
   const xmx::device::DeviceProfile* device = nullptr;
   if (!spec.device.empty()) {
@@ -227,7 +267,10 @@ int Run(int argc, char** argv) {
       return kExitUsage;
     }
   }
-  std::optional<std::vector<uint8_t>> bytes = xmx::tools::ReadInput(spec.module);
+  uint64_t argument_bytes = 0;
+  for (const interp::ArgSpec& a : spec.args) argument_bytes += a.bytes.size();
+  std::optional<std::vector<uint8_t>> bytes = xmx::tools::ReadInput(
+      spec.module, spec.max_memory == 0 ? UINT64_MAX : spec.max_memory - argument_bytes);
   if (!bytes) return kExitUsage;
   std::vector<uint32_t> words;
   xmx::Diagnostic diag;
@@ -289,9 +332,12 @@ int Run(int argc, char** argv) {
   }
   request.options.check = spec.check;
   request.options.ordered_matrix_fp = load.ordered_matrix_fp;
+  request.options.instruction_limit = spec.max_instructions;
+  request.options.timeout_seconds = spec.timeout;
+  request.max_memory = spec.max_memory;
   request.threads =
       spec.threads != 0 ? spec.threads : std::max(1u, std::thread::hardware_concurrency());
-  for (const interp::ArgSpec& a : spec.args) {
+  for (interp::ArgSpec& a : spec.args) {
     interp::RunArgument arg;
     switch (a.kind) {
       case interp::ArgSpec::Kind::kScalar:
@@ -307,17 +353,18 @@ int Run(int argc, char** argv) {
         arg.kind = interp::RunArgument::Kind::kImage;
         break;
     }
-    arg.bytes = a.bytes;
+    arg.bytes = std::move(a.bytes);  // the launch releases each buffer once it has its copy
     arg.local_bytes = a.local_bytes;
     arg.image_width = a.image_width;
     arg.image_height = a.image_height;
     arg.texel_bytes = a.texel_bytes;
     request.arguments.push_back(std::move(arg));
   }
-  interp::RunOutcome outcome = interp::Execute(request);
+  interp::RunOutcome outcome = interp::Execute(std::move(request));
   if (!outcome.error.empty()) {
+    // A launch refused up front is a usage error; one stopped at a limit an invalid run.
     std::cerr << "error: " << outcome.error << "\n";
-    return kExitUsage;
+    return outcome.run_failed ? kExitInvalid : kExitUsage;
   }
   std::cout << outcome.printf_output;
   InstructionLines lines(words);
@@ -337,7 +384,12 @@ int Run(int argc, char** argv) {
   int exit_code = fatal && outcome.total_reports > 0 ? kExitInvalid : kExitOk;
   if (exit_code == kExitOk) {
     for (const auto& [index, path] : spec.dumps) {
-      if (!WriteFile(path, outcome.buffers[index])) exit_code = kExitInvalid;
+      const std::vector<uint8_t>& buffer = outcome.buffers[index];
+      if (!xmx::tools::WriteFile(
+              path,
+              std::string_view(reinterpret_cast<const char*>(buffer.data()), buffer.size()))) {
+        exit_code = kExitInvalid;
+      }
     }
     for (const auto& [index, path] : spec.expects) {
       if (!Expect(index, path, outcome.buffers[index])) exit_code = kExitInvalid;
@@ -345,16 +397,18 @@ int Run(int argc, char** argv) {
   }
   if (spec.stats) {
     const double seconds = outcome.stats.seconds;
-    std::fprintf(
-        stderr,
-        "instructions: %llu\nlane-instructions: %llu\nmatrix instructions: %llu\n"
-        "work-groups: %llu\nwall time: %.6f s\nlane-instructions per second: %.3g\n",
-        static_cast<unsigned long long>(outcome.stats.instructions),
-        static_cast<unsigned long long>(outcome.stats.lane_instructions),
-        static_cast<unsigned long long>(outcome.stats.matrix_instructions),
-        static_cast<unsigned long long>(outcome.stats.work_groups), seconds,
-        seconds > 0 ? static_cast<double>(outcome.stats.lane_instructions) / seconds : 0.0);
+    std::fprintf(stderr,
+                 "instructions: %llu\nlane-instructions: %llu\nmatrix instructions: %llu\n"
+                 "work-groups: %llu\nwall time: %.6f s\nlane-instructions per second: %.3g\n"
+                 "threads: %u\n",
+                 static_cast<unsigned long long>(outcome.stats.instructions),
+                 static_cast<unsigned long long>(outcome.stats.lane_instructions),
+                 static_cast<unsigned long long>(outcome.stats.matrix_instructions),
+                 static_cast<unsigned long long>(outcome.stats.work_groups), seconds,
+                 seconds > 0 ? static_cast<double>(outcome.stats.lane_instructions) / seconds : 0.0,
+                 outcome.threads);
   }
+  if (!xmx::tools::FinishStandardOutput()) exit_code = kExitInvalid;  // printf output
   return exit_code;
 }
 
@@ -363,6 +417,9 @@ int Run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return Run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << xmx::tools::kOutOfMemoryMessage << " (lower --max-memory to be told first)\n";
+    return kExitInvalid;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInvalid;

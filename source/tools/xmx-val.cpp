@@ -5,6 +5,7 @@
 #include <atomic>
 #include <iostream>
 #include <map>
+#include <new>
 #include <optional>
 #include <string>
 #include <thread>
@@ -127,6 +128,8 @@ int Run(int argc, char** argv) {
   app.add_option("--subgroup-size", subgroup_size,
                  "Subgroup size of kernels that declare none (OpExecutionMode SubgroupSize)");
   app.add_option("--format", format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  app.footer("Limits: an input is at most " + std::to_string(xmx::tools::kMaxInputBytes) +
+             " bytes. A device profile is at most 16 MiB and 64 levels of nesting.");
   if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-val")) return *exit;
 
   if (!target_env.empty() && !spvParseTargetEnv(target_env.c_str(), &options.target_env)) {
@@ -164,7 +167,20 @@ int Run(int argc, char** argv) {
   std::vector<FileResult> results(inputs.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i; (i = next++) < inputs.size();) results[i] = ValidateFile(inputs[i], options);
+    for (size_t i; (i = next++) < inputs.size();) {
+      // An exception must not leave a worker thread (that aborts): out of memory is the
+      // file's error.
+      try {
+        results[i] = ValidateFile(inputs[i], options);
+      } catch (const std::bad_alloc&) {
+        results[i] = FileResult{inputs[i], true, {}};
+        results[i].result.valid = false;
+        xmx::Diagnostic d;
+        d.severity = xmx::Severity::kError;
+        d.message = "out of memory: validating the module needs more memory than the host gives";
+        results[i].result.diagnostics.push_back(std::move(d));
+      }
+    }
   };
   const size_t threads =
       std::min<size_t>(inputs.size(), std::max(1u, std::thread::hardware_concurrency()));
@@ -186,6 +202,8 @@ int Run(int argc, char** argv) {
     }
     if (!file.result.valid && exit_code == kExitOk) exit_code = kExitInvalid;
   }
+  // Warnings and JSON go to standard output: a verdict nobody could read is no success.
+  if (!xmx::tools::FinishStandardOutput() && exit_code == kExitOk) exit_code = kExitInvalid;
   return exit_code;
 }
 
@@ -194,6 +212,9 @@ int Run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return Run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << xmx::tools::kOutOfMemoryMessage << "\n";
+    return kExitInvalid;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInvalid;

@@ -165,8 +165,8 @@ TEST(LaunchSpecArgTest, GeneratedBuffers) {
   EXPECT_EQ(Parse("buffer:random=1:12").bytes, RandomBytes(1, 12));
   EXPECT_EQ(Parse("buffer:random=0x1:12").bytes, RandomBytes(1, 12));
 
-  EXPECT_NE(Reject("buffer:zero:0").find("size 0 is not in 1..1073741824"), std::string::npos);
-  EXPECT_NE(Reject("buffer:zero:1073741825").find("is not in 1.."), std::string::npos);
+  EXPECT_NE(Reject("buffer:zero:0").find("size 0 is not in 1..4294967296"), std::string::npos);
+  EXPECT_NE(Reject("buffer:zero:4294967297").find("is not in 1.."), std::string::npos);
   EXPECT_NE(Reject("buffer:zero:99999999999999999999").find("too large"), std::string::npos);
   EXPECT_NE(Reject("buffer:zero:abc").find("size 'abc' is not a decimal or 0x hex integer"),
             std::string::npos);
