@@ -45,8 +45,10 @@ class ConstantPool {
     }
   }
 
+  // The constant's id, or 0 when the module's id bound leaves no id for it.
   uint32_t Get(uint32_t value) {
     if (auto it = by_value_.find(value); it != by_value_.end()) return it->second;
+    if (module_.header().bound >= UINT32_MAX - 1) return 0;
     if (uint_type_ == 0) {
       uint_type_ = module_.TakeNextId();
       ir::Instruction type(spv::Op::OpTypeInt, 0, uint_type_);
@@ -54,6 +56,7 @@ class ConstantPool {
       type.AddOperand(grammar::OperandKindId::kLiteralInteger, {0});
       module_.globals().push_back(std::move(type));
     }
+    if (module_.header().bound >= UINT32_MAX - 1) return 0;
     const uint32_t id = module_.TakeNextId();
     ir::Instruction constant(spv::Op::OpConstant, uint_type_, id);
     constant.AddOperand(grammar::OperandKindId::kLiteralContextDependentNumber, {value});
@@ -144,6 +147,12 @@ class Upgrader {
     if (!desc) return false;
     ir::Instruction inst(import.opcode, desc->has_result_type ? call.result_type_id() : 0,
                          desc->has_result ? call.result_id() : 0);
+    bool out_of_ids = false;
+    auto add_constant = [&](uint32_t value) {
+      const uint32_t id = pool.Get(value);
+      out_of_ids |= id == 0;
+      inst.AddIdOperand(id);
+    };
     for (size_t i = 0; i < entry.operands.size(); ++i) {
       const OperandSource& source = entry.operands[i];
       switch (source.kind) {
@@ -165,18 +174,25 @@ class Upgrader {
           break;
         }
         case OperandSource::Kind::kConstant:
-          inst.AddIdOperand(pool.Get(source.value));
+          add_constant(source.value);
           break;
         case OperandSource::Kind::kNameField:
-          inst.AddIdOperand(pool.Get(import.fields[source.value]));
+          add_constant(import.fields[source.value]);
           break;
         case OperandSource::Kind::kSubgroupScope:
-          inst.AddIdOperand(pool.Get(static_cast<uint32_t>(spv::Scope::Subgroup)));
+          add_constant(static_cast<uint32_t>(spv::Scope::Subgroup));
           break;
         case OperandSource::Kind::kLiteral:
           inst.AddOperand(OperandKind(import.opcode, i), {source.value});
           break;
       }
+    }
+    if (out_of_ids) {
+      result_.errors.push_back(Error(call, "builtin.id-bound",
+                                     import.CallPrefix() +
+                                         "the module's id bound leaves no id for the constants "
+                                         "the instruction needs"));
+      return false;
     }
     if (!desc->has_result && call.result_id() != 0) dropped_results_.insert(call.result_id());
     inst.set_source(call.source_index(), call.source_word_offset());

@@ -366,6 +366,20 @@ TEST(Upgrade, SpirvMatrixFormNeedsAConstantOperandsArgument) {
             std::string::npos);
 }
 
+TEST(Upgrade, NoIdsLeftIsAnErrorNotAWrap) {
+  std::optional<ir::Module> m = Assemble(
+      CallModule("_Z40intel_sub_group_bf16_bf16_matrix_mad_k16Dv8_sDv8_iDv8_f",
+                 "OpTypeFunction %v8float %v8ushort %v8uint %v8float",
+                 "%r = OpFunctionCall %v8float %builtin %a %b %c"));
+  ASSERT_TRUE(m);
+  m->header().bound = UINT32_MAX - 1;  // K = 16 needs a new constant
+  UpgradeResult r = UpgradeBuiltinCalls(*m);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].rule, "builtin.id-bound");
+  EXPECT_EQ(r.module.header().bound, UINT32_MAX - 1);
+  EXPECT_NE(Disassemble(r.module).find("OpFunctionCall"), std::string::npos);
+}
+
 TEST(Upgrade, ModulesWithoutBuiltinsAreLeftAlone) {
   std::optional<ir::Module> m =
       Assemble(CallModule("_Z10atomic_incPU3AS1Vi", "OpTypeFunction %uint %gptr",
