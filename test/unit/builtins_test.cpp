@@ -218,6 +218,7 @@ OpDecorate %builtin LinkageAttributes ")" +
 %b = OpConstantNull %v8uint
 %c = OpConstantNull %v8float
 %val = OpConstant %uchar 7
+%image_t = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
 %fn = )" +
          fn_type + R"(
 %builtin = OpFunction )" +
@@ -366,11 +367,38 @@ TEST(Upgrade, SpirvMatrixFormNeedsAConstantOperandsArgument) {
             std::string::npos);
 }
 
+TEST(Upgrade, BlockReadOfAnImageIsTheImageForm) {
+  // The same name reads a buffer or an image; the first parameter's type picks the instruction.
+  std::optional<ir::Module> m = Assemble(CallModule("_Z29intel_sub_group_block_read_usPU3AS1Kt",
+                                                    "OpTypeFunction %ushort %gptr",
+                                                    "%r = OpFunctionCall %ushort %builtin %base"));
+  ASSERT_TRUE(m);
+  EXPECT_NE(Disassemble(UpgradeBuiltinCalls(*m).module)
+                .find("%r = OpSubgroupBlockReadINTEL %ushort %base"),
+            std::string::npos);
+  m = Assemble(CallModule("_Z29intel_sub_group_block_read_us14ocl_image2d_roDv2_i",
+                          "OpTypeFunction %ushort %image_t %v2uint",
+                          "%img = OpUndef %image_t\n"
+                          "%r = OpFunctionCall %ushort %builtin %img %coord"));
+  ASSERT_TRUE(m);
+  EXPECT_NE(
+      Disassemble(UpgradeBuiltinCalls(*m).module).find("= OpSubgroupImageBlockReadINTEL %ushort"),
+      std::string::npos)
+      << Disassemble(UpgradeBuiltinCalls(*m).module);
+  // A 32-bit result for the 16-bit name fits no form.
+  m = Assemble(CallModule("_Z29intel_sub_group_block_read_usPU3AS1Kt", "OpTypeFunction %uint %gptr",
+                          "%r = OpFunctionCall %uint %builtin %base"));
+  ASSERT_TRUE(m);
+  UpgradeResult r = UpgradeBuiltinCalls(*m);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].rule, "builtin.signature");
+}
+
 TEST(Upgrade, NoIdsLeftIsAnErrorNotAWrap) {
-  std::optional<ir::Module> m = Assemble(
-      CallModule("_Z40intel_sub_group_bf16_bf16_matrix_mad_k16Dv8_sDv8_iDv8_f",
-                 "OpTypeFunction %v8float %v8ushort %v8uint %v8float",
-                 "%r = OpFunctionCall %v8float %builtin %a %b %c"));
+  std::optional<ir::Module> m =
+      Assemble(CallModule("_Z40intel_sub_group_bf16_bf16_matrix_mad_k16Dv8_sDv8_iDv8_f",
+                          "OpTypeFunction %v8float %v8ushort %v8uint %v8float",
+                          "%r = OpFunctionCall %v8float %builtin %a %b %c"));
   ASSERT_TRUE(m);
   m->header().bound = UINT32_MAX - 1;  // K = 16 needs a new constant
   UpgradeResult r = UpgradeBuiltinCalls(*m);
