@@ -337,8 +337,10 @@ gen=$WORK/generated.md
         echo "None."
     else
         echo "$nimp modules declare functions with \`LinkageAttributes ... Import\`: built-in"
-        echo "calls the producer did not lower. They are valid SPIR-V but need those symbols"
-        echo "at link time, so they cannot be run as they are."
+        echo "calls the producer did not lower, which a driver resolves by name. xmx-val and"
+        echo "xmx-run resolve the built-ins of our instructions (source/builtins: the 2D block,"
+        echo "matrix and Intel subgroup built-ins and their \`__spirv_\` forms) and a few OpenCL"
+        echo "ones (atomics, \`sub_group_barrier\`, \`__to_global\`, ...); others need linking."
         echo
         echo "| module | imported functions |"
         echo "|---|---|"

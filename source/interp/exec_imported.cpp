@@ -1,51 +1,19 @@
 // Calls of imported functions (OpFunction with LinkageAttributes Import and no body). Producers
 // leave some OpenCL builtins as such calls, to be resolved by the driver's library by mangled
-// name (LLVM's backend does so for the OpenCL 1.x atomics, sub_group_barrier, the 8/16-bit
-// intel_sub_group_broadcast and the address-space queries). xmx-run resolves those it knows the
-// same way; any other import is an error naming the function.
+// name (LLVM's backend does so for the OpenCL 1.x atomics, sub_group_barrier and the
+// address-space queries). xmx-run resolves those it knows the same way; the built-ins that
+// stand for our instructions were upgraded before loading (builtins/upgrade.hpp), and the split
+// matrix ones are bound here. Any other import is an error naming the function.
 #include <string_view>
 
+#include "builtins/builtin_table.hpp"
+#include "builtins/itanium_names.hpp"
 #include "interp/exec_shared.hpp"
 #include "interp/exec_support.hpp"
 #include "interp/loader.hpp"
 
 namespace xmx::interp {
 namespace {
-
-// The name and the parameter mangling of an Itanium-mangled function name `_Z<len><name>...`.
-bool Demangle(std::string_view mangled, std::string_view* name, std::string_view* params) {
-  if (mangled.substr(0, 2) != "_Z") return false;
-  size_t i = 2, length = 0;
-  while (i < mangled.size() && mangled[i] >= '0' && mangled[i] <= '9') {
-    length = length * 10 + static_cast<size_t>(mangled[i++] - '0');
-  }
-  if (length == 0 || i + length > mangled.size()) return false;
-  *name = mangled.substr(i, length);
-  *params = mangled.substr(i + length);
-  return true;
-}
-
-// The builtin type code of the first pointer parameter's pointee ('i' int, 'j' uint, 'l' long,
-// 'm' ulong), skipping address-space, volatile and _Atomic qualifiers.
-char PointeeCode(std::string_view params) {
-  size_t i = 0;
-  if (i < params.size() && params[i] == 'P') ++i;
-  while (i < params.size()) {
-    const char c = params[i];
-    if (c == 'V' || c == 'K') {
-      ++i;
-    } else if (c == 'U') {
-      size_t j = i + 1, length = 0;
-      while (j < params.size() && params[j] >= '0' && params[j] <= '9') {
-        length = length * 10 + static_cast<size_t>(params[j++] - '0');
-      }
-      i = j + length;
-    } else {
-      return c;
-    }
-  }
-  return '\0';
-}
 
 // The validator checks a call's arguments against the import's declaration only, and a module
 // may declare a builtin with any signature: what each builtin reads is checked here.
@@ -80,7 +48,7 @@ constexpr AtomicName kAtomics[] = {
 };
 
 bool BindImportedAtomic(Loader& loader, const ir::Instruction& inst, std::string_view name,
-                        std::string_view params, Instr& out) {
+                        const std::vector<builtins::MangledType>& params, Instr& out) {
   std::string_view op_name;
   if (name.substr(0, 7) == "atomic_") op_name = name.substr(7);
   if (name.substr(0, 5) == "atom_") op_name = name.substr(5);
@@ -93,8 +61,8 @@ bool BindImportedAtomic(Loader& loader, const ir::Instruction& inst, std::string
   if (op_name.empty()) return false;
   for (const AtomicName& a : kAtomics) {
     if (a.name != op_name) continue;
-    const char code = PointeeCode(params);
-    const bool is_signed = code == 'i' || code == 'l' || code == 'a' || code == 's';
+    // The first parameter's pointee type says whether min/max compare signed.
+    const bool is_signed = !params.empty() && params[0].IsSignedInteger();
     AtomicOp op = a.op;
     if (op == AtomicOp::kUMin && is_signed) op = AtomicOp::kSMin;
     if (op == AtomicOp::kUMax && is_signed) op = AtomicOp::kSMax;
@@ -133,31 +101,20 @@ bool BindImportedAtomic(Loader& loader, const ir::Instruction& inst, std::string
 
 bool BindImportedCall(Loader& loader, const ir::Instruction& inst, Instr& out) {
   const std::string mangled = loader.ImportName(inst.word(0));
-  std::string_view name, params;
-  if (Demangle(mangled, &name, &params)) {
-    if (BindImportedAtomic(loader, inst, name, params, out)) return true;
-    if (BindSplitMatrixMad(loader, inst, name, out)) return true;
+  const builtins::ParsedName parsed = builtins::ParseLinkageName(mangled);
+  if (parsed.mangled) {
+    const std::string_view name = parsed.name.base;
+    if (BindImportedAtomic(loader, inst, name, parsed.name.params, out)) return true;
     if (name == "sub_group_barrier") {
       out.fn = ExecSubgroupBarrier;
       return true;
     }
-    if (name == "intel_sub_group_broadcast" || name == "sub_group_broadcast") {
-      if (inst.num_operands() != 3 ||
-          loader.TypeOfValue(inst.word(1)).lane_bytes !=
-              loader.Type(inst.result_type_id()).lane_bytes ||
-          loader.Type(inst.result_type_id()).lane_bytes == 0 ||
-          !IsScalarInt(loader.TypeOfValue(inst.word(2)))) {
-        return WrongSignature(loader, inst, name,
-                              "a value of the result's type and an integer sub-group local id");
-      }
-      out.fn = ExecGroupBroadcast;
-      out.result = loader.Slot(inst.result_id());
-      out.op[0] = loader.Slot(inst.word(1));
-      out.op[1] = loader.Slot(inst.word(2));
-      out.count = loader.TypeOfValue(inst.word(2)).lane_bytes;
-      out.size = loader.Type(inst.result_type_id()).lane_bytes;
-      out.aux = 4;  // the whole subgroup, like OpGroupBroadcast
-      return true;
+  }
+  // The built-ins of builtins/builtin_table.hpp: LoadProgram runs the module with their calls
+  // upgraded to instructions, so only those without an instruction (split matrix) come here.
+  for (const builtins::NameMatch& match : builtins::FindEntries(parsed.name.base)) {
+    if (match.entry->target == builtins::Target::kSplitMatrixMad) {
+      return BindSplitMatrixMad(loader, inst, parsed.name.base, out);
     }
   }
   // clang's OpenCL address-space builtins: to_global / to_local / to_private.

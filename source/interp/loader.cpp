@@ -4,6 +4,7 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "builtins/upgrade.hpp"
 #include "grammar/grammar.hpp"
 #include "interp/invariant_code.hpp"
 #include "interp/phi_coalescing.hpp"
@@ -520,11 +521,23 @@ std::optional<KernelSummary> FindKernel(const ir::Module& module, const std::str
 
 std::optional<Program> LoadProgram(const ir::Module& module, std::span<const uint32_t> words,
                                    const LoadOptions& options, LoadError* error) {
-  ir::TypeTable types(module);
-  ir::ModuleInfo info(module);
+  // Calls of built-ins that stand for instructions run as those instructions (builtins/
+  // upgrade.hpp); each keeps its call's place, so reports name the call.
+  std::optional<builtins::UpgradeResult> upgraded;
+  if (builtins::HasBuiltinImports(module)) {
+    upgraded = builtins::UpgradeBuiltinCalls(module);
+    if (!upgraded->ok()) {
+      const Diagnostic& first = upgraded->errors.front();
+      *error = LoadError{first.message, first.instruction_index};
+      return std::nullopt;
+    }
+  }
+  const ir::Module& code = upgraded ? upgraded->module : module;
+  ir::TypeTable types(code);
+  ir::ModuleInfo info(code);
   Program program;
   program.module_words.assign(words.begin(), words.end());
-  Loader loader(module, types, info, program, options);
+  Loader loader(code, types, info, program, options);
   if (!loader.Run(options.kernel)) {
     *error = loader.error().value_or(LoadError{"loading failed", std::nullopt});
     return std::nullopt;

@@ -2,7 +2,6 @@
 // accumulate (SPEC-NOTES D). They have no SPIR-V form: a module imports them as functions
 // (`LinkageAttributes "<mangled>" Import`) that IGC's built-in library resolves, so the checks are
 // on the imported declaration (signature, device support) and on its calls (subgroup size).
-#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -10,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "builtins/itanium_names.hpp"
+#include "builtins/recognise.hpp"
 #include "val/rules.hpp"
 #include "xmx/device.hpp"
 
@@ -17,38 +18,6 @@ namespace xmx::val {
 namespace {
 
 using device::MatchStatus;
-
-constexpr std::array<std::string_view, 6> kFunctions = {
-    "intel_sub_group_i8_i8_split_matrix_mad_k32",
-    "intel_sub_group_i8_u8_split_matrix_mad_k32",
-    "intel_sub_group_u8_i8_split_matrix_mad_k32",
-    "intel_sub_group_u8_u8_split_matrix_mad_k32",
-    "intel_sub_group_bf16_bf16_split_matrix_mad_k16",
-    "intel_sub_group_f16_f16_split_matrix_mad_k16",
-};
-
-// A literal string operand packed into words (nul-terminated, low byte first).
-std::string DecodeString(std::span<const uint32_t> words, size_t* used) {
-  std::string text;
-  size_t i = 0;
-  for (; i < words.size(); ++i) {
-    bool end = false;
-    for (int b = 0; b < 4; ++b) {
-      const char c = static_cast<char>((words[i] >> (8 * b)) & 0xFF);
-      if (c == 0) {
-        end = true;
-        break;
-      }
-      text.push_back(c);
-    }
-    if (end) {
-      ++i;
-      break;
-    }
-  }
-  *used = i;
-  return text;
-}
 
 struct Builtin {
   const ir::Function* function;
@@ -76,20 +45,17 @@ class SplitMadChecker {
  private:
   void FindBuiltin(const ir::Function& function) {
     if (!function.IsDeclaration()) return;
-    const ir::DecorationInfo* linkage =
-        context_.info().FindDecoration(function.id(), spv::Decoration::LinkageAttributes);
-    if (!linkage) return;
-    size_t used = 0;
-    std::string linkage_name = DecodeString(linkage->operands, &used);
-    if (used >= linkage->operands.size() ||
-        linkage->operands[used] != static_cast<uint32_t>(spv::LinkageType::Import)) {
-      return;
-    }
-    const std::string_view base = device::ItaniumBaseName(linkage_name);
+    // The built-in table (builtins/builtin_table.hpp) names them; the entry has no instruction.
+    std::optional<std::string> linkage_name =
+        builtins::ImportedName(context_.info(), function.id());
+    if (!linkage_name) return;
+    const std::string_view base = builtins::ParseLinkageName(*linkage_name).name.base;
     bool known = false;
-    for (std::string_view f : kFunctions) known = known || f == base;
+    for (const builtins::NameMatch& match : builtins::FindEntries(base)) {
+      known = known || match.entry->target == builtins::Target::kSplitMatrixMad;
+    }
     if (!known) return;
-    Builtin builtin{&function, linkage_name, std::string(base), nullptr};
+    Builtin builtin{&function, *linkage_name, std::string(base), nullptr};
     for (const device::SplitMatrixMadRow& row : device_.split_matrix_mad.rows) {
       if (row.function == builtin.name) {
         builtin.row = &row;

@@ -69,6 +69,13 @@ void ValidationContext::Report(Severity severity, const ir::Instruction* inst, s
     if (inst->source_index() != ir::Instruction::kNotFromBinary) {
       d.instruction_index = inst->source_index();
       d.word_offset = inst->source_word_offset();
+      if (auto call = call_prefix_.find(inst->source_index()); call != call_prefix_.end()) {
+        if (d.rule.rfind("decl.", 0) == 0) return;
+        d.message = call->second + d.message;
+        d.opcode = static_cast<uint32_t>(spv::Op::OpFunctionCall);
+      }
+    } else if (upgraded_) {
+      return;
     }
   }
   diagnostics_.push_back(std::move(d));
@@ -77,6 +84,19 @@ void ValidationContext::Report(Severity severity, const ir::Instruction* inst, s
 std::string ValidationContext::IdName(uint32_t id) const {
   std::string name = info_.GetName(id);
   return name.empty() ? "%" + std::to_string(id) : "%" + name;
+}
+
+}  // namespace xmx::val
+
+namespace xmx::val {
+
+void ValidationContext::SetCallStandIns(const std::vector<builtins::Replacement>& replacements) {
+  upgraded_ = true;
+  for (const builtins::Replacement& r : replacements) {
+    if (r.source_index != ir::Instruction::kNotFromBinary) {
+      call_prefix_[r.source_index] = r.call_prefix;
+    }
+  }
 }
 
 }  // namespace xmx::val

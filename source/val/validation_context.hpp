@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "builtins/upgrade.hpp"
 #include "common/diagnostic.hpp"
 #include "ir/module_info.hpp"
 #include "ir/type_table.hpp"
@@ -54,6 +55,12 @@ class ValidationContext {
   }
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
 
+  // The module is an upgraded copy (builtins/upgrade.hpp): diagnostics about an instruction that
+  // stands for a call name the call and the instruction, and are about the call (its opcode);
+  // the declaration rules (decl.*) do not apply to it (a call needs no capability), and an
+  // instruction the upgrade added (a constant) never draws one.
+  void SetCallStandIns(const std::vector<builtins::Replacement>& replacements);
+
   // "%name" of an id for messages (its OpName, else its number).
   std::string IdName(uint32_t id) const;
 
@@ -69,6 +76,8 @@ class ValidationContext {
   std::unordered_map<uint32_t, bool> reached_;
   std::vector<uint32_t> unreached_sizes_;
   std::vector<Diagnostic> diagnostics_;
+  bool upgraded_ = false;
+  std::unordered_map<size_t, std::string> call_prefix_;  // by the call's instruction index
 };
 
 }  // namespace xmx::val

@@ -14,6 +14,7 @@ Fails listing each disagreement; prints how many modules were compared, and fail
 import argparse
 import os
 import random
+import re
 import struct
 import subprocess
 import sys
@@ -27,6 +28,9 @@ OP_IADD = 128
 OP_LOAD = 61
 OP_STORE = 62
 OP_FUNCTION_CALL = 57
+OP_DECORATE = 71
+LINKAGE_ATTRIBUTES = 41
+BUILTIN_NAME = re.compile(rb"intel_sub_group_|__spirv_Subgroup|sub_group_broadcast")
 
 
 def read_words(path):
@@ -55,11 +59,18 @@ def instructions(words):
 
 def uses_covered_instructions(words):
     """True if the module uses instructions our rules cover: the Intel subgroup instructions
-    (5571-5581) or OpGroup* instructions in a module with 8- or 16-bit integers."""
+    (5571-5581), OpGroup* instructions in a module with 8- or 16-bit integers, or imported
+    built-ins that stand for instructions."""
     insts = instructions(words)
     ops = {op for _, _, op in insts}
     if any(5571 <= op <= 5581 for op in ops):
         return True
+    # Calls of imported built-ins that stand for those instructions (source/builtins).
+    for off, wc, op in insts:
+        if op == OP_DECORATE and wc >= 5 and words[off + 2] == LINKAGE_ATTRIBUTES and \
+                words[off + wc - 1] == 1 and BUILTIN_NAME.search(
+                    struct.pack("<%dI" % (wc - 4), *words[off + 3:off + wc - 1])):
+            return True
     small_ints = any(op == OP_TYPE_INT and words[off + 2] in (8, 16) for off, _, op in insts)
     return small_ints and any(263 <= op <= 271 for op in ops)
 

@@ -1,8 +1,9 @@
-// corpus: producers=llc22 std=CL2.0 class=blk2d
+// corpus: producers=llc22,spirv15 std=CL2.0 class=blk2d skip=spirv15.O2
 // OpSubgroup2DBlockLoadINTEL shapes at sub-group size 16: element size 2 width 16
 // with heights 1, 2, 4, 8, 16, 32 and block count 1/2; element size 1 width 32
 // and width 16 x 4 blocks; element size 4 width 8 (heights 8, 16) and width 16. Surface geometry comes
 // from kernel arguments, the coordinate from the work-group id.
+// Not built: spirv15.O2 (llvm-spirv-15 cannot translate the llvm.vector.reduce.add intrinsic -O2 makes of the sums.)
 
 #define OVL __attribute__((overloadable))
 void OVL __spirv_Subgroup2DBlockLoadINTEL(int elem_size, int block_w, int block_h, int count,

@@ -1,7 +1,8 @@
-// corpus: producers=llc22 std=CL2.0 class=blk2d
+// corpus: producers=llc22,spirv15 std=CL2.0 class=blk2d skip=spirv15.O2
 // OpSubgroup2DBlockLoadTransformINTEL (VNNI packing for the B operand):
 // element size 1, width 16, height 32, block counts 1, 2 and 4; element size 2,
 // width 16, heights 16 and 32, block counts 1 and 2. Results are uint per lane.
+// Not built: spirv15.O2 (llvm-spirv-15 cannot translate the llvm.vector.reduce.add intrinsic -O2 makes of the sums.)
 
 #define OVL __attribute__((overloadable))
 void OVL __spirv_Subgroup2DBlockLoadTransformINTEL(int elem_size, int block_w, int block_h,

@@ -1,7 +1,8 @@
-// corpus: producers=llc22 std=CL2.0 class=blk2d
+// corpus: producers=llc22,spirv15 std=CL2.0 class=blk2d skip=spirv15.O2
 // OpSubgroup2DBlockLoadTransposeINTEL: element size 4, width 8, heights 16 and 32
 // (count 1), used to load a column-major 32-bit tile as rows; the transposed tile
 // is written back with ordinary stores.
+// Not built: spirv15.O2 (llvm-spirv-15 -O2 puts an OpBitcast between the OpVariables of the entry block (invalid SPIR-V).)
 
 #define OVL __attribute__((overloadable))
 void OVL __spirv_Subgroup2DBlockLoadTransposeINTEL(int elem_size, int block_w, int block_h,

@@ -1,4 +1,4 @@
-// corpus: producers=llc22 std=CL2.0 class=blk2d
+// corpus: producers=llc22,spirv15 std=CL2.0 class=blk2d
 // OpSubgroup2DBlockPrefetchINTEL with several shapes (element sizes 1, 2, 4;
 // heights 8 to 32; counts 1 and 2) ahead of a loop of ordinary loads, plus a
 // prefetch inside the loop for the next tile.

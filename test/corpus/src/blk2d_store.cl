@@ -1,4 +1,4 @@
-// corpus: producers=llc22 std=CL2.0 class=blk2d
+// corpus: producers=llc22,spirv15 std=CL2.0 class=blk2d
 // OpSubgroup2DBlockStoreINTEL (private source before the global base): element
 // size 1 width 16 (heights 1, 2, 8) and width 32 (heights 4, 8); element size 2
 // width 16 (heights 1, 4, 8); element size 4 width 16 (heights 1, 2, 4, 8).

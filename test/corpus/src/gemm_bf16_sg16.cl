@@ -1,4 +1,4 @@
-// corpus: producers=llc22 std=CL2.0 class=gemm
+// corpus: producers=llc22,spirv15 std=CL2.0 class=gemm
 // Small bf16 GEMM, C(float, MxN) = A(bf16, MxK) * B(bf16, KxN), all row-major.
 // One sub-group of 16 computes an 8x32 tile of C: A via 2D block load (E2 W16 H8),
 // B via 2D block load transform (E2 W16 H16, 2 blocks), two multiply-accumulates

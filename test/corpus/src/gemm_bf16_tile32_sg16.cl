@@ -1,10 +1,11 @@
-// corpus: producers=llc22 std=CL2.0 class=gemm
+// corpus: producers=llc22,spirv15 std=CL2.0 class=gemm skip=spirv15.O2
 // bf16 GEMM with a register tile as production kernels use: C(float, MxN) = A(bf16, MxK) *
 // B(bf16, KxN), all row-major. One sub-group of 16 computes a 32x32 tile of C: per K step of 16,
 // one 2D block load of A (E2 W16 H32: rows 0-31, eight per matrix operand), one load transform
 // of B (E2 W16 H16, 2 blocks), and eight multiply-accumulates (0x3000) into 4 x 2 float8
 // accumulators; 2D block stores (E4 W16 H8) at the end.
 // Requires M % 32 == 0, N % 32 == 0, K % 16 == 0; NDRange (N / 2, M / 32), local (16, 1).
+// Not built: spirv15.O2 (llvm-spirv-15 -O2 puts an OpBitcast between the OpVariables of the entry block (invalid SPIR-V).)
 
 #define OVL __attribute__((overloadable))
 float8 OVL __spirv_SubgroupMatrixMultiplyAccumulateINTEL(int k, short8 a, int8 b, float8 c, int ops);

@@ -1,4 +1,4 @@
-// corpus: producers=llc22 std=CL2.0 class=gemm
+// corpus: producers=llc22,spirv15 std=CL2.0 class=gemm
 // Small int8 GEMM, C(int, MxN) = A(char, MxK) * B(char, KxN), all row-major.
 // One sub-group of 16 computes an 8x16 tile of C: A via 2D block load (E1 W32 H8,
 // two int8 packed per short), B via 2D block load transform (E1 W16 H32), one

@@ -1,4 +1,4 @@
-// corpus: producers=llc22 std=CL2.0 class=xmx
+// corpus: producers=llc22,spirv15 std=CL2.0 class=xmx
 // OpSubgroupMatrixMultiplyAccumulateINTEL for bfloat16 A/B (K = 16): operands
 // 0x3000 with float accumulator/result and 0x300C with bf16 (short) accumulator
 // and result; M = 1, 2, 4, 8 at sub-group size 16 (A shortM) and 8 (A intM).

@@ -1,4 +1,4 @@
-// corpus: producers=llc22 std=CL2.0 class=xmx
+// corpus: producers=llc22,spirv15 std=CL2.0 class=xmx
 // OpSubgroupMatrixMultiplyAccumulateINTEL for fp16 A/B (operands 0xC00, K = 16):
 // float accumulators and half accumulators/results, M = 1, 2, 4, 8, at sub-group
 // size 16 (A shortM) and 8 (A intM, two halves per lane element).

@@ -1,4 +1,4 @@
-// corpus: producers=llc22 std=CL2.0 class=xmx
+// corpus: producers=llc22,spirv15 std=CL2.0 class=xmx
 // OpSubgroupMatrixMultiplyAccumulateINTEL for packed int4 (K = 64): operand masks
 // 0xC0 (unsigned) and 0xC3 (signed). One kernel at sub-group size 16 (A shortM)
 // and one at sub-group size 8 (A intM), M = 1, 2, 4, 8, int accumulators.

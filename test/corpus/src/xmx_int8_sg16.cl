@@ -1,4 +1,4 @@
-// corpus: producers=llc22 std=CL2.0 class=xmx
+// corpus: producers=llc22,spirv15 std=CL2.0 class=xmx
 // OpSubgroupMatrixMultiplyAccumulateINTEL for packed int8 at sub-group size 16
 // (K = 32): M = 1, 2, 4, 8 with operand masks 0x33 (signed A and B), 0x30
 // (unsigned), 0x31 and 0x32 (mixed signedness); A is shortM, B int8, C/result intM.

@@ -1,4 +1,4 @@
-// corpus: producers=llc22 std=CL2.0 class=xmx
+// corpus: producers=llc22,spirv15 std=CL2.0 class=xmx
 // OpSubgroupMatrixMultiplyAccumulateINTEL for packed int8 at sub-group size 8
 // (K = 32): A is intM (four int8 per lane), B int8, C/result intM, M = 1, 2, 4, 8.
 

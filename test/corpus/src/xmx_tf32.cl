@@ -1,4 +1,4 @@
-// corpus: producers=llc22 std=CL2.0 class=xmx
+// corpus: producers=llc22,spirv15 std=CL2.0 class=xmx
 // OpSubgroupMatrixMultiplyAccumulateINTEL for tf32 (operands 0x300, K = 8):
 // at sub-group size 16 A holds ceil(M/2) floats (float, float, float2, float4 for
 // M = 1, 2, 4, 8) and B is float8; at sub-group size 8 A is floatM.
