@@ -62,6 +62,10 @@ struct TypeInfo {
 // local or program-scope), and one value held in registers (per lane).
 inline constexpr uint64_t kMaxVariableBytes = uint64_t{1} << 30;
 inline constexpr uint64_t kMaxValueBytes = uint64_t{1} << 20;
+// The register file of one subgroup (every value slot of the kernel times the subgroup size):
+// beyond this the module is refused at load, before any launch limit could apply, and register
+// offsets (32-bit) can never wrap.
+inline constexpr uint64_t kMaxRegisterBytes = uint64_t{1} << 28;
 
 class Loader {
  public:
@@ -141,6 +145,9 @@ class Loader {
   bool LoadKernelInterface(const ir::Function& kernel);
   bool ComputeReconvergence(const ir::Function& function);
   bool FinishFixups();
+  // Reserves `lane_bytes` per lane at the end of the register file; its offset, or 0 with the
+  // load failed when the file would outgrow kMaxRegisterBytes (`what` names the value).
+  uint32_t ReserveRegisters(uint64_t lane_bytes, const std::string& what);
 
   const ir::Module& module_;
   const ir::TypeTable& types_;

@@ -10,7 +10,8 @@ namespace {
 
 constexpr uint32_t kSlotAlignment = 16;
 
-uint32_t AlignUp(uint32_t value, uint32_t alignment) {
+// In 64 bits: a register file near kMaxRegisterBytes must not wrap while it is being checked.
+uint64_t AlignUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
@@ -98,10 +99,10 @@ uint32_t Loader::Slot(uint32_t id) {
     }
     return slots_[id] = 0;
   }
-  const uint32_t lane_bytes = std::max<uint32_t>(type.lane_bytes, 1);
-  const uint32_t offset = AlignUp(program_.register_bytes, kSlotAlignment);
-  program_.register_bytes = offset + lane_bytes * program_.subgroup_size;
+  const uint32_t offset =
+      ReserveRegisters(std::max<uint32_t>(type.lane_bytes, 1), "value %" + std::to_string(id));
   slots_[id] = offset;
+  if (failed()) return offset;
   if (const ir::Constant* constant = types_.GetConstant(id)) {
     (void)constant;
     MaterialiseConstant(id, offset, type);
@@ -110,9 +111,9 @@ uint32_t Loader::Slot(uint32_t id) {
 }
 
 uint32_t Loader::ImmediateSlot(const std::vector<uint8_t>& lane_value) {
-  const uint32_t offset = AlignUp(program_.register_bytes, kSlotAlignment);
   const uint32_t lane_bytes = static_cast<uint32_t>(std::max<size_t>(lane_value.size(), 1));
-  program_.register_bytes = offset + lane_bytes * program_.subgroup_size;
+  const uint32_t offset = ReserveRegisters(lane_bytes, "an immediate operand");
+  if (failed()) return offset;
   program_.register_image.resize(program_.register_bytes, 0);
   for (uint32_t lane = 0; lane < program_.subgroup_size; ++lane) {
     std::memcpy(&program_.register_image[offset + lane * lane_bytes], lane_value.data(),
@@ -124,10 +125,25 @@ uint32_t Loader::ImmediateSlot(const std::vector<uint8_t>& lane_value) {
 uint32_t Loader::ScratchSlot(uint32_t bytes) {
   if (bytes > scratch_bytes_) {
     scratch_bytes_ = bytes;
-    scratch_slot_ = AlignUp(program_.register_bytes, kSlotAlignment);
-    program_.register_bytes = scratch_slot_ + bytes * program_.subgroup_size;
+    scratch_slot_ = ReserveRegisters(bytes, "scratch registers");
   }
   return scratch_slot_;
+}
+
+uint32_t Loader::ReserveRegisters(uint64_t lane_bytes, const std::string& what) {
+  const uint64_t offset = AlignUp(program_.register_bytes, kSlotAlignment);
+  const uint64_t end = offset + lane_bytes * program_.subgroup_size;
+  if (end > kMaxRegisterBytes) {
+    if (!error_) {
+      error_ = LoadError{"the kernel's values need more than " +
+                             std::to_string(kMaxRegisterBytes >> 20) +
+                             " MiB of registers per subgroup (" + what + " does not fit)",
+                         std::nullopt};
+    }
+    return 0;
+  }
+  program_.register_bytes = static_cast<uint32_t>(end);
+  return static_cast<uint32_t>(offset);
 }
 
 // The bytes of constant `id` in the register layout (memory_layout false) or in memory layout

@@ -92,6 +92,12 @@ xmx_limits_test(run.limits.memory.buffers_together 2
 xmx_limits_test(run.limits.memory.work_group 2 "more than the memory limit of 4294967296 bytes"
   COMMAND ${XMX_RUN} ${XMX_LIMITS_SPV} --kernel big_private --global 64 --local 64
           --arg buffer:zero:256)
+# The register file is bounded at load, before any launch limit applies (it wrapped its 32-bit
+# offsets past 4 GiB and crashed; below that it took the memory without a word).
+xmx_limits_test(run.limits.memory.registers 1
+  "need more than 256 MiB of registers per subgroup"
+  COMMAND ${XMX_RUN} ${XMX_LIMITS_SPV} --kernel big_registers --global 16 --local 16
+          --arg buffer:zero:64)
 xmx_limits_test(run.limits.memory.threads_fit 0 "threads: 1\n"
   COMMAND ${XMX_RUN} ${XMX_LIMITS_SPV} --kernel big_private --global 4 --local 2
           --arg buffer:zero:16 --threads 2 --max-memory 200M --stats)
