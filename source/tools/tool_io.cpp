@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <iostream>
+#include <new>
 
 #include "grammar/grammar.hpp"
 #include "spirv-tools/libspirv.h"
@@ -118,6 +120,19 @@ std::string VersionText(std::string_view tool_name) {
   text += "\nSPIRV-Headers core grammar: " + std::to_string(core.major) + "." +
           std::to_string(core.minor) + " revision " + std::to_string(core.revision) + "\n";
   return text;
+}
+
+int GuardedMain(int (*run)(int, char**), int argc, char** argv, std::string_view memory_hint) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory: the input needs more memory than the host gives";
+    if (!memory_hint.empty()) std::cerr << " (" << memory_hint << ")";
+    std::cerr << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  }
+  return kExitInvalid;
 }
 
 }  // namespace xmx::tools

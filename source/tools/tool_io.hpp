@@ -39,10 +39,10 @@ bool WriteFile(const std::string& path, std::string_view data);
 // out; prints an error when not. A tool calls it last: its exit code must say so.
 bool FinishStandardOutput();
 
-// The message for std::bad_alloc escaping a tool: the input asked for more memory than the host
-// gives.
-inline constexpr const char* kOutOfMemoryMessage =
-    "error: out of memory: the input needs more memory than the host gives";
+// A tool's main: runs `run` and turns an exception escaping it into a one-line error and exit 1
+// (std::bad_alloc: the input asked for more memory than the host gives; `memory_hint`, if not
+// empty, follows that message in parentheses). Never an abort.
+int GuardedMain(int (*run)(int, char**), int argc, char** argv, std::string_view memory_hint = {});
 
 // The text printed by --version: tool name and version, and the SPIRV-Tools and core grammar
 // versions the build used.

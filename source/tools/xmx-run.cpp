@@ -415,13 +415,5 @@ int Run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return Run(argc, argv);
-  } catch (const std::bad_alloc&) {
-    std::cerr << xmx::tools::kOutOfMemoryMessage << " (lower --max-memory to be told first)\n";
-    return kExitInvalid;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return kExitInvalid;
-  }
+  return xmx::tools::GuardedMain(Run, argc, argv, "lower --max-memory to be told first");
 }

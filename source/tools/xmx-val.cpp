@@ -209,14 +209,4 @@ int Run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return Run(argc, argv);
-  } catch (const std::bad_alloc&) {
-    std::cerr << xmx::tools::kOutOfMemoryMessage << "\n";
-    return kExitInvalid;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return kExitInvalid;
-  }
-}
+int main(int argc, char** argv) { return xmx::tools::GuardedMain(Run, argc, argv); }
