@@ -429,7 +429,8 @@ bool Assembler::EncodeInstruction() {
       if (size != 4) return Fail("Invalid OpTypeInt instruction");
       id.type = {TypeClass::kInt, words[3] != 0, words[2]};
     } else if (opcode_ == static_cast<uint32_t>(spv::Op::OpTypeFloat)) {
-      if (size != 3) return Fail("Invalid OpTypeFloat instruction");
+      // Width, and the optional FPEncoding operand of SPV_KHR_bfloat16.
+      if (size != 3 && size != 4) return Fail("Invalid OpTypeFloat instruction");
       id.type = {TypeClass::kFloat, false, words[2]};
     } else {
       id.type = {TypeClass::kOther, false, 0};
