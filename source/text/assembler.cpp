@@ -427,13 +427,15 @@ bool Assembler::EncodeInstruction() {
     }
     if (opcode_ == static_cast<uint32_t>(spv::Op::OpTypeInt)) {
       if (size != 4) return Fail("Invalid OpTypeInt instruction");
-      id.type = {TypeClass::kInt, words[3] != 0, words[2]};
+      id.type = {TypeClass::kInt, words[3] != 0, words[2], false};
     } else if (opcode_ == static_cast<uint32_t>(spv::Op::OpTypeFloat)) {
       // Width, and the optional FPEncoding operand of SPV_KHR_bfloat16.
       if (size != 3 && size != 4) return Fail("Invalid OpTypeFloat instruction");
-      id.type = {TypeClass::kFloat, false, words[2]};
+      const bool bfloat16 = size == 4 && words[2] == 16 &&
+                            words[3] == static_cast<uint32_t>(spv::FPEncoding::BFloat16KHR);
+      id.type = {TypeClass::kFloat, false, words[2], bfloat16};
     } else {
-      id.type = {TypeClass::kOther, false, 0};
+      id.type = {TypeClass::kOther, false, 0, false};
     }
   } else if (inst_->has_result_type && key_at_[2] != kNoKey) {
     ids_[key_at_[2]].value_type_key = key_at_[1];

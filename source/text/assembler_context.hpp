@@ -57,6 +57,7 @@ struct NumericType {
   TypeClass type_class = TypeClass::kUnknown;
   bool is_signed = false;
   uint32_t bit_width = 0;
+  bool bfloat16 = false;  // kFloat with the BFloat16KHR encoding (SPV_KHR_bfloat16)
 };
 
 inline constexpr uint32_t kNoKey = 0xFFFFFFFFu;
