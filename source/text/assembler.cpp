@@ -201,7 +201,7 @@ void Assembler::PushOperands(std::span<const grammar::Operand> operands) {
     auto pick = [q](Expect one, Expect optional, Expect variable) {
       return q == Quantifier::kOne ? one : (q == Quantifier::kOptional ? optional : variable);
     };
-    Expected e{Expect::kEnum, it->kind};
+    Expected e{Expect::kEnum, it->kind, it->origin == grammar::Origin::kExtended};
     switch (it->kind) {
       case OperandKindId::kIdResultType:
         e.what = Expect::kTypeId;
@@ -398,12 +398,20 @@ bool Assembler::EncodeInstruction() {
       if (EncodeOperand(e, result_id) != OperandResult::kOk) return false;
       continue;
     }
+    // When an optional operand the installed spirv-as does not know is absent, diagnostics
+    // about the instruction point where spirv-as points: after its last operand.
+    const Position before_optional = lexer_.position();
+    const auto absent = [&] {
+      if (e.appended) lexer_.set_position(before_optional);
+    };
     if (!lexer_.Advance()) {
+      absent();
       if (optional) break;
       return Fail("Expected operand for " + std::string(opcode_name_) +
                   " instruction, but found the end of the stream.");
     }
     if (lexer_.IsStartOfNewInst()) {
+      absent();
       if (optional) break;
       return Fail("Expected operand for " + std::string(opcode_name_) +
                   " instruction, but found the next instruction instead.");

@@ -49,6 +49,8 @@ enum class Expect : uint8_t {
 struct Expected {
   Expect what;
   grammar::OperandKindId kind = grammar::OperandKindId::kIdRef;  // enums only
+  // An operand our grammar appends to a core instruction (e.g. OpTypeFloat's FPEncoding).
+  bool appended = false;
 };
 
 enum class TypeClass : uint8_t { kUnknown, kInt, kFloat, kOther };
