@@ -24,3 +24,13 @@ add_test(NAME val.coop
                  --xmx-val $<TARGET_FILE:xmx-val> --xmx-as $<TARGET_FILE:xmx-as>
                  --spv-dir ${XMX_COOP_DIR}/spv --invalid-dir ${XMX_COOP_DIR}/invalid
                  --core-validated bf16_convert.)
+
+# A producer bug (test/coop/producer_bugs): llc-22 writes MemoryAccess Aligned without its
+# alignment; both tools reject the module naming the missing operand.
+set(xmx_coop_aligned_bug ${XMX_COOP_DIR}/producer_bugs/aligned_without_alignment.spv)
+add_test(NAME dis.coop_aligned_without_alignment
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
+                 "missing LiteralInteger operand" -- $<TARGET_FILE:xmx-dis> ${xmx_coop_aligned_bug})
+add_test(NAME val.coop_aligned_without_alignment
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
+                 "missing LiteralInteger operand" -- $<TARGET_FILE:xmx-val> ${xmx_coop_aligned_bug})

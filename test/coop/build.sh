@@ -34,7 +34,23 @@ for src in "${sources[@]}"; do
         fi
     done
 done
+# Modules that show a producer bug (producer_bugs/*.ll): kept next to their source, the tests
+# check that our tools reject them.
+for src in "$HERE"/producer_bugs/*.ll; do
+    name=$(basename "$src" .ll)
+    if ! "$LLC22" -O2 -mtriple=spirv64-unknown-unknown --spirv-ext="$EXTS" -filetype=obj \
+            "$src" -o "$WORK/bug.$name.spv" 2>"$WORK/log"; then
+        echo "build.sh: error: producer_bugs/$name: llc-22 failed:" >&2
+        cat "$WORK/log" >&2
+        exit 1
+    fi
+done
 rm -f "$HERE"/spv/*.spv
 mkdir -p "$HERE/spv"
-cp "$WORK"/*.spv "$HERE/spv/"
+for f in "$WORK"/*.spv; do
+    case $(basename "$f") in
+        bug.*) b=$(basename "$f"); cp "$f" "$HERE/producer_bugs/${b#bug.}" ;;
+        *) cp "$f" "$HERE/spv/" ;;
+    esac
+done
 echo "build.sh: $(ls "$HERE"/spv/*.spv | wc -l) modules in $HERE/spv"
