@@ -12,6 +12,7 @@
 #include "bridge/bridge.hpp"
 #include "grammar/grammar.hpp"
 #include "grammar/spirv_enums.hpp"
+#include "ir/type_table.hpp"
 #include "text/assembler.hpp"
 #include "text/disassembler.hpp"
 
@@ -223,6 +224,35 @@ TEST(GrammarCoop, BridgeLiftsBFloat16ToAHalfSpirvToolsValidates) {
   ASSERT_TRUE(reread) << err.Format();
   ASSERT_TRUE(bridge::Lower(*reread, lifted->record, &err)) << err.Format();
   EXPECT_EQ(reread->ToWords(), words);
+}
+
+TEST(GrammarCoop, TypeTableKeepsBFloat16AndHalfApart) {
+  const std::vector<uint32_t> words = AssembleOrDie(BFloat16Module(true));
+  Diagnostic err;
+  auto module = ir::Module::FromWords(words, &err);
+  ASSERT_TRUE(module) << err.Format();
+  const ir::TypeTable types(*module);
+  std::vector<const ir::Type*> halves;
+  uint32_t constant_type = 0;
+  for (const ir::Instruction& inst : module->globals()) {
+    if (inst.opcode() == spv::Op::OpTypeFloat && inst.word(0) == 16) {
+      halves.push_back(types.GetType(inst.result_id()));
+    }
+    if (inst.opcode() == spv::Op::OpConstant) constant_type = inst.result_type_id();
+  }
+  ASSERT_EQ(halves.size(), 2u);
+  ASSERT_TRUE(halves[0] && halves[1]);
+  EXPECT_NE(halves[0]->id, halves[1]->id);
+  EXPECT_EQ(halves[0]->float_encoding, std::optional<uint32_t>(0u));  // BFloat16KHR
+  EXPECT_EQ(halves[1]->float_encoding, std::nullopt);
+  EXPECT_EQ(halves[0]->byte_size, std::optional<uint64_t>(2u));
+  // The constant is 1.5 read as a bfloat16 (0x3FC0), not as a half (1.9375).
+  ASSERT_EQ(constant_type, halves[0]->id);
+  for (const ir::Instruction& inst : module->globals()) {
+    if (inst.opcode() == spv::Op::OpConstant) {
+      EXPECT_EQ(types.GetConstantFloat(inst.result_id()), std::optional<double>(1.5));
+    }
+  }
 }
 
 TEST(GrammarCoop, BridgeRefusesABFloat16NextToAHalf) {
