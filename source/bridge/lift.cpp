@@ -287,6 +287,11 @@ bool Lifter::LiftExtendedOperands(ir::Instruction& inst) {
   if (!inst.has_result_id()) {
     return Fail(inst, "SPIRV-Tools has no form for its extended operands");
   }
+  if (inst.opcode() == Op::OpTypeFloat && inst.word(0) != 16) {
+    // SPIRV-Tools would check a plain float of that width and miss the error.
+    return Fail(inst, "the BFloat16KHR encoding is for 16-bit floats, but Width is " +
+                          std::to_string(inst.word(0)));
+  }
   const size_t core = CoreOperandCount(inst);
   SetAsideOperands aside{inst.result_id(), {}};
   for (size_t i = core; i < inst.num_operands(); ++i) {
@@ -295,8 +300,14 @@ bool Lifter::LiftExtendedOperands(ir::Instruction& inst) {
   }
   ir::Instruction stripped = inst;
   stripped.RemoveOperands(core, inst.num_operands() - core);
+  const auto lifted_before = [this](uint32_t id) {
+    return std::ranges::any_of(record_.operands,
+                               [id](const SetAsideOperands& a) { return a.result_id == id; });
+  };
+  // Another type with the same encoding stays a duplicate after the lift: SPIRV-Tools reports it.
   for (const ir::Instruction& other : module_.globals()) {
-    if (&other != &inst && other.opcode() == stripped.opcode() &&
+    if (&other != &inst && !lifted_before(other.result_id()) &&
+        other.opcode() == stripped.opcode() &&
         other.result_type_id() == stripped.result_type_id() &&
         std::ranges::equal(other.operand_words(), stripped.operand_words())) {
       return Fail(inst, "SPIRV-Tools would see it as the same type as %" +
@@ -304,8 +315,7 @@ bool Lifter::LiftExtendedOperands(ir::Instruction& inst) {
                             " (it cannot tell the encodings apart)");
     }
   }
-  if (inst.opcode() == Op::OpTypeFloat && inst.word(0) == 16 &&
-      !module_.HasCapability(spv::Capability::Float16) &&
+  if (inst.opcode() == Op::OpTypeFloat && !module_.HasCapability(spv::Capability::Float16) &&
       !module_.HasCapability(spv::Capability::Float16Buffer)) {
     record_.added_float16 = true;
   }

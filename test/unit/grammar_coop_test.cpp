@@ -265,6 +265,32 @@ TEST(GrammarCoop, BridgeRefusesABFloat16NextToAHalf) {
   EXPECT_NE(err.message.find("same type"), std::string::npos) << err.message;
 }
 
+TEST(GrammarCoop, TwoBFloat16TypesStayDuplicatesForSpirvTools) {
+  std::string text = BFloat16Module(false);
+  text.replace(text.find("%f32 = "), 0, "%bf2 = OpTypeFloat 16 BFloat16KHR\n");
+  Diagnostic err;
+  auto module = ir::Module::FromWords(AssembleOrDie(text), &err);
+  ASSERT_TRUE(module) << err.Format();
+  auto lifted = bridge::Lift(*module, &err);
+  ASSERT_TRUE(lifted) << err.Format();
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  std::string messages;
+  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&,
+                               const char* m) { messages += std::string(m) + "\n"; });
+  EXPECT_FALSE(tools.Validate(lifted->module.ToWords()));
+  EXPECT_NE(messages.find("Duplicate non-aggregate type"), std::string::npos) << messages;
+}
+
+TEST(GrammarCoop, BridgeRefusesABFloat16EncodingOnAnotherWidth) {
+  std::string text = BFloat16Module(false);
+  text.replace(text.find("OpTypeFloat 16 BFloat16KHR"), 26, "OpTypeFloat 32 BFloat16KHR");
+  Diagnostic err;
+  auto module = ir::Module::FromWords(AssembleOrDie(text), &err);
+  ASSERT_TRUE(module) << err.Format();
+  EXPECT_FALSE(bridge::Lift(*module, &err));
+  EXPECT_NE(err.message.find("Width is 32"), std::string::npos) << err.message;
+}
+
 TEST(GrammarCoop, BridgeRefusesInt4OnlyWithItsCapability) {
   const std::string capabilities =
       "OpCapability Kernel\n"
