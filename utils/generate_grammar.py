@@ -11,8 +11,8 @@ a message that names both definitions.
 An extension file may also append operands to an instruction defined elsewhere (e.g. the FPEncoding
 operand SPV_KHR_bfloat16 adds to OpTypeFloat, which the installed core grammar may predate), under
 "instruction_operands": [{"opname": ..., "operands": [...]}]. Appended operands must be optional or
-variadic, so that every module valid before stays valid; each records the file it comes from and
-has origin `extended` while the instruction keeps its own.
+variadic, so that every module valid before stays valid; each has origin `extended` while the
+instruction keeps its own (the bridge sets such operands aside before SPIRV-Tools sees them).
 """
 
 import argparse

@@ -60,7 +60,8 @@ def main():
                 continue
             code, out = run([args.xmx_val, spv])
             if code != 1 or expect[0] not in out:
-                failures.append("%s: exit %d (expected 1 with %r)\n%s" % (name, code, expect[0], out))
+                failures.append("%s: exit %d (expected 1 with %r)\n%s" %
+                                (name, code, expect[0], out))
 
     for f in failures:
         print("FAIL " + f)
