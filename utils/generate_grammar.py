@@ -7,6 +7,12 @@ installed SPIRV-Tools) or `extended` (from one of our files). An extension file 
 SPIRV-Headers schema; an operand kind whose name already exists adds enumerants to it. Any clash
 (an opcode, instruction name, enumerant name or enumerant value defined twice) stops the build with
 a message that names both definitions.
+
+An extension file may also append operands to an instruction defined elsewhere (e.g. the FPEncoding
+operand SPV_KHR_bfloat16 adds to OpTypeFloat, which the installed core grammar may predate), under
+"instruction_operands": [{"opname": ..., "operands": [...]}]. Appended operands must be optional or
+variadic, so that every module valid before stays valid; each has origin `extended` while the
+instruction keeps its own (the bridge sets such operands aside before SPIRV-Tools sees them).
 """
 
 import argparse
@@ -141,6 +147,36 @@ class Merged:
         self.by_name[name] = rec
         self.by_opcode.setdefault(opcode, rec)
 
+    def append_operands(self, addition, source):
+        name = addition.get("opname")
+        if name not in self.by_name:
+            raise GrammarError(f"{source}: instruction_operands names unknown instruction {name}")
+        inst = self.by_name[name]
+        existing = inst.get("operands", [])
+        added = addition.get("operands", [])
+        if not added:
+            raise GrammarError(f"{source}: instruction_operands for {name} adds no operand")
+        if existing and existing[-1].get("quantifier") == "*":
+            raise GrammarError(f"{source}: cannot append operands to {name}: its last operand "
+                               f"(from {inst['source']}) is variadic")
+        for op in added:
+            if op.get("quantifier") not in ("?", "*"):
+                raise GrammarError(f"{source}: operand {op['kind']} appended to {name} must be "
+                                   f"optional or variadic, or modules valid before would not be")
+            if any(e["kind"] == op["kind"] and e.get("name") == op.get("name") for e in existing):
+                raise GrammarError(f"{source}: {name} already has the operand {op.get('name')} "
+                                   f"({op['kind']}), e.g. from a newer installed core grammar")
+        for i, op in enumerate(added):
+            if op.get("quantifier") == "*" and i != len(added) - 1:
+                raise GrammarError(f"{source}: variadic operand {op['kind']} appended to {name} "
+                                   f"must be the last one")
+        ops = [dict(o) for o in existing]
+        for op in added:
+            rec = dict(op)
+            rec["origin"] = "extended"
+            ops.append(rec)
+        inst["operands"] = ops
+
 
 def check_operand_kinds(merged, operands, where, extra_kinds=()):
     for op in operands:
@@ -169,13 +205,15 @@ class Writer:
         self.strings = []        # capability / extension name lists
         self.kind_ids = {}       # kind name -> enum identifier
 
-    def operand_span(self, operands, kind_map):
+    def operand_span(self, operands, kind_map, origin):
+        """`origin` is the entry's; an operand appended by another file carries its own."""
         start = len(self.operands)
         for op in operands:
             q = {"": "kOne", "?": "kOptional", "*": "kVariadic"}[op.get("quantifier", "")]
             self.operands.append(
                 f"{{OperandKindId::{kind_map[op['kind']]}, Quantifier::{q}, "
-                f"{cpp_str(op.get('name', ''))}}}")
+                f"{cpp_str(op.get('name', ''))}, "
+                f"Origin::k{op.get('origin', origin).capitalize()}}}")
         return f"std::span<const Operand>(kOperands + {start}, {len(operands)})"
 
     def string_span(self, names):
@@ -228,6 +266,10 @@ def generate(args):
                 merged.add_kind(k, "extended", source)
         for inst in ext.get("instructions", []):
             merged.add_instruction(inst, "extended", source)
+    # After every file's instructions, so that a file may extend an instruction another defines.
+    for source, ext in files:
+        for addition in ext.get("instruction_operands", []):
+            merged.append_operands(addition, source)
 
     for inst in merged.instructions:
         check_operand_kinds(merged, inst.get("operands", []), f"{inst['source']}: {inst['opname']}")
@@ -335,7 +377,7 @@ def write_tables(out_dir, merged, kind_map, ext_sets, generators, core):
         ens = sorted(k["enumerants"], key=lambda e: e["value_int"])
         start = len(enum_inits)
         for e in ens:
-            params = w.operand_span(e.get("parameters", []), kind_map)
+            params = w.operand_span(e.get("parameters", []), kind_map, e["origin"])
             caps = w.string_span(e.get("capabilities", []))
             exts = w.string_span(e.get("extensions", []))
             enum_inits.append(
@@ -369,7 +411,7 @@ def write_tables(out_dir, merged, kind_map, ext_sets, generators, core):
         has_r = any(o["kind"] == "IdResult" for o in ops)
         inst_inits.append(
             f"{{{cpp_str(inst['opname'])}, {inst['opcode_int']}u, {str(has_rt).lower()}, "
-            f"{str(has_r).lower()}, {w.operand_span(ops, kind_map)}, "
+            f"{str(has_r).lower()}, {w.operand_span(ops, kind_map, inst['origin'])}, "
             f"{w.string_span(inst.get('capabilities', []))}, "
             f"{w.string_span(inst.get('extensions', []))}, "
             f"{hex(version_word(inst.get('version'), 0))}u, "
@@ -384,7 +426,7 @@ def write_tables(out_dir, merged, kind_map, ext_sets, generators, core):
         items = []
         for inst in insts:
             items.append(f"{{{cpp_str(inst['opname'])}, {inst['opcode']}u, "
-                         f"{w.operand_span(inst['operands'], kind_map)}, "
+                         f"{w.operand_span(inst['operands'], kind_map, 'core')}, "
                          f"{w.string_span(inst['capabilities'])}}}")
         set_arrays.append(f"constexpr ExtInstruction {arr}[] = {{\n    " + ",\n    ".join(items) +
                           "};")

@@ -194,8 +194,13 @@ bool Parser::ParseInstruction() {
       }
       break;
     case spv::Op::OpTypeFloat:
-      if (word_count_ >= 3)
-        number_types_.Set(inst_.result_id, {NumberKind::kFloat, inst_.words[2]});
+      if (word_count_ >= 3) {
+        // The optional FPEncoding operand (word 3) changes how literals of the type read.
+        const bool bfloat16 = word_count_ >= 4 && inst_.words[2] == 16 &&
+                              inst_.words[3] == static_cast<uint32_t>(spv::FPEncoding::BFloat16KHR);
+        number_types_.Set(inst_.result_id,
+                          {bfloat16 ? NumberKind::kBFloat16 : NumberKind::kFloat, inst_.words[2]});
+      }
       break;
     case spv::Op::OpExtInstImport: {
       const std::string name = DecodeString(inst_.words.subspan(2));

@@ -26,7 +26,9 @@ struct Header {
 };
 
 // How a literal number operand is to be read.
-enum class NumberKind : uint8_t { kNone, kUnsignedInt, kSignedInt, kFloat };
+// kBFloat16: a 16-bit float with the BFloat16KHR encoding (SPV_KHR_bfloat16), i.e. the high half
+// of a binary32; kFloat is an IEEE binary16/32/64.
+enum class NumberKind : uint8_t { kNone, kUnsignedInt, kSignedInt, kFloat, kBFloat16 };
 
 struct ParsedOperand {
   uint32_t offset;     // index of the operand's first word within the instruction

@@ -3,7 +3,9 @@
 // Lift turns a module into one SPIRV-Tools can read: every instruction whose opcode is `extended`
 // in the grammar becomes an OpFunctionCall of an imported declaration (its id operands become
 // arguments, its one-word literal operands 32-bit integer constants), and extended capabilities,
-// extension strings, decorations and execution modes are set aside. Lower undoes it, also on a
+// extension strings, decorations and execution modes are set aside. Operands our grammar appends
+// to a core module-level instruction (OpTypeFloat's FPEncoding) are set aside too: a bfloat16 type
+// becomes a plain OpTypeFloat 16 when that stays a distinct type. Lower undoes it, also on a
 // lifted module that SPIRV-Tools' optimizer has rewritten. Lift followed by Lower gives back the
 // same words. Everything is driven by the grammar's origin flags, never by a list of opcodes.
 #pragma once
@@ -13,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/diagnostic.hpp"
@@ -39,6 +42,13 @@ struct SetAside {
   ir::Instruction inst;
 };
 
+// Operands set aside from the end of a core instruction with a result id (e.g. the FPEncoding of
+// OpTypeFloat 16 BFloat16KHR), restored by Lower.
+struct SetAsideOperands {
+  uint32_t result_id;
+  std::vector<std::pair<grammar::OperandKindId, std::vector<uint32_t>>> operands;
+};
+
 // What Lower needs to restore the original module.
 struct LiftRecord {
   std::unordered_map<uint32_t, LiftedSignature> declarations;  // function id -> shape
@@ -46,7 +56,9 @@ struct LiftRecord {
   std::vector<SetAside> extensions;
   std::vector<SetAside> execution_modes;
   std::vector<SetAside> annotations;
+  std::vector<SetAsideOperands> operands;
   bool added_linkage = false;
+  bool added_float16 = false;  // for a bfloat16 type seen as a half by SPIRV-Tools
   // Ids of the types and constants the bridge added to the globals (removed again if unused).
   std::vector<uint32_t> added_globals;
   uint32_t original_bound = 0;
@@ -60,12 +72,13 @@ struct LiftedModule {
 };
 
 // Whether Lift would change anything: an extended instruction, capability, extension string,
-// execution mode or decoration. A cheap test that spares the copy Lift makes.
+// execution mode, decoration or operand. A cheap test that spares the copy Lift makes.
 bool HasExtendedContent(const ir::Module& module);
 
 // Lifts a copy of `module`. Fails (with a diagnostic naming the instruction) only for an
 // extended instruction that cannot be expressed as a call, e.g. one with a string operand or an
-// extended type declaration.
+// extended type declaration, and for a type SPIRV-Tools cannot hold: a bfloat16 next to a half
+// (they would be one type), a 4-bit integer (SPV_INTEL_int4).
 std::optional<LiftedModule> Lift(const ir::Module& module, Diagnostic* error);
 
 // Restores the extended instructions and everything set aside. Fails when the lifted module was

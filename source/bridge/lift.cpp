@@ -1,5 +1,6 @@
 // Lift: extended instructions become calls of imported declarations; extended capabilities,
 // extension strings, execution modes and decorations are set aside (see bridge.hpp).
+#include <algorithm>
 #include <list>
 #include <map>
 #include <string>
@@ -119,6 +120,37 @@ bool IsExtendedOpcode(Op opcode) {
   return desc && desc->origin == grammar::Origin::kExtended;
 }
 
+// How many of a core instruction's operands (result type and id aside) the installed SPIRV-Tools
+// knows: those before the first one our grammar appends. The generator appends only optional
+// operands after a non-variadic list, so an operand past this count is an extended one.
+size_t CoreOperandCount(const ir::Instruction& inst) {
+  const grammar::Instruction* desc = grammar::FindInstruction(static_cast<uint32_t>(inst.opcode()));
+  if (!desc || desc->origin == grammar::Origin::kExtended) return inst.num_operands();
+  size_t count = 0;
+  for (const grammar::Operand& op : desc->operands) {
+    if (op.kind == OperandKindId::kIdResultType || op.kind == OperandKindId::kIdResult) continue;
+    if (op.origin == grammar::Origin::kExtended) return count;
+    if (op.quantifier == grammar::Quantifier::kVariadic) return inst.num_operands();
+    ++count;
+  }
+  return inst.num_operands();
+}
+
+bool HasExtendedOperands(const ir::Instruction& inst) {
+  return inst.num_operands() > CoreOperandCount(inst);
+}
+
+bool IsInt4Type(const ir::Instruction& inst) {
+  return inst.opcode() == Op::OpTypeInt && inst.num_operands() == 2 && inst.word(0) == 4;
+}
+
+// Whether Lift set aside a declaration of `capability`.
+bool SetAsideCapability(const std::vector<SetAside>& aside, spv::Capability capability) {
+  return std::ranges::any_of(aside, [capability](const SetAside& item) {
+    return item.inst.word(0) == static_cast<uint32_t>(capability);
+  });
+}
+
 class Lifter {
  public:
   Lifter(ir::Module& module, LiftRecord& record, Diagnostic* error)
@@ -134,6 +166,7 @@ class Lifter {
 
  private:
   bool LiftInstruction(ir::Instruction& inst);
+  bool LiftExtendedOperands(ir::Instruction& inst);
   uint32_t Declaration(const LiftedSignature& sig, uint32_t return_type,
                        const std::vector<uint32_t>& param_types);
   bool Fail(const ir::Instruction& inst, const std::string& why);
@@ -172,10 +205,22 @@ bool Lifter::Run(bool* changed) {
   SetAsideIf(module_.execution_modes(), record_.execution_modes, UsesExtendedEnumerant);
   SetAsideIf(module_.annotations(), record_.annotations, UsesExtendedEnumerant);
 
-  for (const ir::Instruction& inst : module_.globals()) {
+  for (ir::Instruction& inst : module_.globals()) {
     if (IsExtendedOpcode(inst.opcode())) {
       return Fail(inst, "SPIRV-Tools has no form for an extended module-level instruction");
     }
+    // With Int4TypeINTEL the type is legal, but SPIRV-Tools knows no 4-bit integers (without
+    // the capability, SPIRV-Tools reports the width, rightly).
+    if (IsInt4Type(inst) &&
+        SetAsideCapability(record_.capabilities, spv::Capability::Int4TypeINTEL)) {
+      return Fail(inst, "SPIRV-Tools has no 4-bit integer type (SPV_INTEL_int4)");
+    }
+    if (HasExtendedOperands(inst) && !LiftExtendedOperands(inst)) return false;
+  }
+  if (record_.added_float16) {
+    ir::Instruction cap(Op::OpCapability);
+    cap.AddOperand(OperandKindId::kCapability, {static_cast<uint32_t>(spv::Capability::Float16)});
+    module_.capabilities().push_back(std::move(cap));
   }
   for (ir::Function& function : module_.functions()) {
     for (ir::BasicBlock& block : function.blocks) {
@@ -194,9 +239,9 @@ bool Lifter::Run(bool* changed) {
       record_.added_linkage = true;
     }
   }
-  *changed = !record_.declarations.empty() || !record_.capabilities.empty() ||
-             !record_.extensions.empty() || !record_.execution_modes.empty() ||
-             !record_.annotations.empty();
+  *changed = !record_.declarations.empty() || !record_.operands.empty() ||
+             !record_.capabilities.empty() || !record_.extensions.empty() ||
+             !record_.execution_modes.empty() || !record_.annotations.empty();
   return true;
 }
 
@@ -231,6 +276,51 @@ bool Lifter::LiftInstruction(ir::Instruction& inst) {
   call.set_source(inst.source_index(), inst.source_word_offset());
   call.debug_lines() = std::move(inst.debug_lines());
   inst = std::move(call);
+  return true;
+}
+
+// Sets aside the operands our grammar appends to a core module-level instruction. For
+// OpTypeFloat 16 BFloat16KHR the rest is a plain 16-bit float, for SPIRV-Tools a half: correct
+// for everything SPIRV-Tools checks on it (conversions, OpDot, loads and stores), as long as
+// the module has no half of its own, which it would then duplicate.
+bool Lifter::LiftExtendedOperands(ir::Instruction& inst) {
+  if (!inst.has_result_id()) {
+    return Fail(inst, "SPIRV-Tools has no form for its extended operands");
+  }
+  if (inst.opcode() == Op::OpTypeFloat && inst.word(0) != 16) {
+    // SPIRV-Tools would check a plain float of that width and miss the error.
+    return Fail(inst, "the BFloat16KHR encoding is for 16-bit floats, but Width is " +
+                          std::to_string(inst.word(0)));
+  }
+  const size_t core = CoreOperandCount(inst);
+  SetAsideOperands aside{inst.result_id(), {}};
+  for (size_t i = core; i < inst.num_operands(); ++i) {
+    const ir::OperandView op = inst.operand(i);
+    aside.operands.emplace_back(op.kind, std::vector<uint32_t>(op.words.begin(), op.words.end()));
+  }
+  ir::Instruction stripped = inst;
+  stripped.RemoveOperands(core, inst.num_operands() - core);
+  const auto lifted_before = [this](uint32_t id) {
+    return std::ranges::any_of(record_.operands,
+                               [id](const SetAsideOperands& a) { return a.result_id == id; });
+  };
+  // Another type with the same encoding stays a duplicate after the lift: SPIRV-Tools reports it.
+  for (const ir::Instruction& other : module_.globals()) {
+    if (&other != &inst && !lifted_before(other.result_id()) &&
+        other.opcode() == stripped.opcode() &&
+        other.result_type_id() == stripped.result_type_id() &&
+        std::ranges::equal(other.operand_words(), stripped.operand_words())) {
+      return Fail(inst, "SPIRV-Tools would see it as the same type as %" +
+                            std::to_string(other.result_id()) +
+                            " (it cannot tell the encodings apart)");
+    }
+  }
+  if (inst.opcode() == Op::OpTypeFloat && !module_.HasCapability(spv::Capability::Float16) &&
+      !module_.HasCapability(spv::Capability::Float16Buffer)) {
+    record_.added_float16 = true;
+  }
+  record_.operands.push_back(std::move(aside));
+  inst.RemoveOperands(core, inst.num_operands() - core);
   return true;
 }
 
@@ -287,8 +377,9 @@ bool HasExtendedContent(const ir::Module& module) {
   });
   any(module.execution_modes(), UsesExtendedEnumerant);
   any(module.annotations(), UsesExtendedEnumerant);
-  any(module.globals(),
-      [](const ir::Instruction& inst) { return IsExtendedOpcode(inst.opcode()); });
+  any(module.globals(), [](const ir::Instruction& inst) {
+    return IsExtendedOpcode(inst.opcode()) || HasExtendedOperands(inst);
+  });
   for (const ir::Function& function : module.functions()) {
     for (const ir::BasicBlock& block : function.blocks) {
       any(block.instructions,

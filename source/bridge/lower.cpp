@@ -121,13 +121,22 @@ bool Lower(ir::Module& lifted, const LiftRecord& record, Diagnostic* error) {
   });
   RemoveUnusedAddedGlobals(lifted, record.added_globals);
 
-  if (record.added_linkage) {
+  auto remove_last_capability = [&lifted](spv::Capability capability) {
     auto& caps = lifted.capabilities();
     for (auto it = caps.rbegin(); it != caps.rend(); ++it) {
-      if (it->word(0) == static_cast<uint32_t>(spv::Capability::Linkage)) {
+      if (it->word(0) == static_cast<uint32_t>(capability)) {
         caps.erase(std::next(it).base());
         break;
       }
+    }
+  };
+  if (record.added_linkage) remove_last_capability(spv::Capability::Linkage);
+  if (record.added_float16) remove_last_capability(spv::Capability::Float16);
+  for (const SetAsideOperands& aside : record.operands) {
+    for (ir::Instruction& inst : lifted.globals()) {
+      if (inst.result_id() != aside.result_id) continue;
+      for (const auto& [kind, words] : aside.operands) inst.AddOperand(kind, words);
+      break;
     }
   }
   Restore(lifted.capabilities(), record.capabilities);

@@ -30,6 +30,9 @@ struct Operand {
   OperandKindId kind;
   Quantifier quantifier;
   const char* name;  // as in the grammar, quotes included (may be empty)
+  // An operand one of our files appends to an instruction from elsewhere (e.g. OpTypeFloat's
+  // FPEncoding) is `kExtended` while the instruction stays `kCore`; otherwise the entry's origin.
+  Origin origin;
 };
 
 struct Enumerant {

@@ -201,7 +201,7 @@ void Assembler::PushOperands(std::span<const grammar::Operand> operands) {
     auto pick = [q](Expect one, Expect optional, Expect variable) {
       return q == Quantifier::kOne ? one : (q == Quantifier::kOptional ? optional : variable);
     };
-    Expected e{Expect::kEnum, it->kind};
+    Expected e{Expect::kEnum, it->kind, it->origin == grammar::Origin::kExtended};
     switch (it->kind) {
       case OperandKindId::kIdResultType:
         e.what = Expect::kTypeId;
@@ -398,12 +398,20 @@ bool Assembler::EncodeInstruction() {
       if (EncodeOperand(e, result_id) != OperandResult::kOk) return false;
       continue;
     }
+    // When an optional operand the installed spirv-as does not know is absent, diagnostics
+    // about the instruction point where spirv-as points: after its last operand.
+    const Position before_optional = lexer_.position();
+    const auto absent = [&] {
+      if (e.appended) lexer_.set_position(before_optional);
+    };
     if (!lexer_.Advance()) {
+      absent();
       if (optional) break;
       return Fail("Expected operand for " + std::string(opcode_name_) +
                   " instruction, but found the end of the stream.");
     }
     if (lexer_.IsStartOfNewInst()) {
+      absent();
       if (optional) break;
       return Fail("Expected operand for " + std::string(opcode_name_) +
                   " instruction, but found the next instruction instead.");
@@ -427,12 +435,15 @@ bool Assembler::EncodeInstruction() {
     }
     if (opcode_ == static_cast<uint32_t>(spv::Op::OpTypeInt)) {
       if (size != 4) return Fail("Invalid OpTypeInt instruction");
-      id.type = {TypeClass::kInt, words[3] != 0, words[2]};
+      id.type = {TypeClass::kInt, words[3] != 0, words[2], false};
     } else if (opcode_ == static_cast<uint32_t>(spv::Op::OpTypeFloat)) {
-      if (size != 3) return Fail("Invalid OpTypeFloat instruction");
-      id.type = {TypeClass::kFloat, false, words[2]};
+      // Width, and the optional FPEncoding operand of SPV_KHR_bfloat16.
+      if (size != 3 && size != 4) return Fail("Invalid OpTypeFloat instruction");
+      const bool bfloat16 = size == 4 && words[2] == 16 &&
+                            words[3] == static_cast<uint32_t>(spv::FPEncoding::BFloat16KHR);
+      id.type = {TypeClass::kFloat, false, words[2], bfloat16};
     } else {
-      id.type = {TypeClass::kOther, false, 0};
+      id.type = {TypeClass::kOther, false, 0, false};
     }
   } else if (inst_->has_result_type && key_at_[2] != kNoKey) {
     ids_[key_at_[2]].value_type_key = key_at_[1];

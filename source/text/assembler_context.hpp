@@ -49,6 +49,8 @@ enum class Expect : uint8_t {
 struct Expected {
   Expect what;
   grammar::OperandKindId kind = grammar::OperandKindId::kIdRef;  // enums only
+  // An operand our grammar appends to a core instruction (e.g. OpTypeFloat's FPEncoding).
+  bool appended = false;
 };
 
 enum class TypeClass : uint8_t { kUnknown, kInt, kFloat, kOther };
@@ -57,6 +59,7 @@ struct NumericType {
   TypeClass type_class = TypeClass::kUnknown;
   bool is_signed = false;
   uint32_t bit_width = 0;
+  bool bfloat16 = false;  // kFloat with the BFloat16KHR encoding (SPV_KHR_bfloat16)
 };
 
 inline constexpr uint32_t kNoKey = 0xFFFFFFFFu;

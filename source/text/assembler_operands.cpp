@@ -381,7 +381,7 @@ OperandResult Assembler::EncodeNumber(std::string_view word, NumericType type, b
                      type.is_signed ? NumberClass::kSignedInt : NumberClass::kUnsignedInt};
       break;
     case TypeClass::kFloat:
-      number_type = {type.bit_width, NumberClass::kFloat};
+      number_type = {type.bit_width, type.bfloat16 ? NumberClass::kBFloat16 : NumberClass::kFloat};
       break;
     case TypeClass::kUnknown:
       // The type is inferred: a '.' means a float, a leading '-' a signed integer.

@@ -274,6 +274,12 @@ void FriendlyNames::OnInstruction(const binary::ParsedInstruction& inst) {
       Save(result_id, signedness + root);
     } break;
     case Op::OpTypeFloat:
+      // SPV_KHR_bfloat16's encoding operand; newer SPIRV-Tools name such a type "bfloat16".
+      if (w.size() > 3 && w[2] == 16 &&
+          w[3] == static_cast<uint32_t>(spv::FPEncoding::BFloat16KHR)) {
+        Save(result_id, "bfloat16");
+        break;
+      }
       switch (w[2]) {
         case 16:
           Save(result_id, "half");

@@ -306,6 +306,31 @@ bool ParseFloatBits(std::string_view text, uint64_t* bits) {
   return !is.fail && is.eof;
 }
 
+// A bfloat16 literal (SPV_KHR_bfloat16): a hex float in the 8-bit exponent, 7-bit fraction format,
+// or a decimal read as a float and truncated to its high half (round toward zero, as half
+// literals are). A value beyond the range is an error, as for half.
+bool ParseBFloat16Bits(std::string_view text, uint64_t* bits) {
+  if (text.empty()) return false;
+  CharStream is{text};
+  bool negate = false, is_hex = false;
+  uint16_t hex_bits = 0;
+  ReadHexFloatBits<uint16_t, int16_t, 8, 7, 127>(is, &negate, &is_hex, &hex_bits);
+  if (is_hex || is.fail) {
+    *bits = hex_bits;
+  } else {
+    float f = 0;
+    ParseNormalFloat(is, negate, &f);
+    uint32_t b;
+    std::memcpy(&b, &f, sizeof b);
+    uint16_t high = static_cast<uint16_t>(b >> 16);
+    // A NaN whose payload lies in the dropped half stays a NaN.
+    if ((b & 0x7F800000u) == 0x7F800000u && (b & 0x7FFFFFu) != 0) high |= 0x40u;
+    if ((high & 0x7FFFu) == 0x7F80u) is.fail = true;
+    *bits = high;
+  }
+  return !is.fail && is.eof;
+}
+
 // CheckRangeAndIfHexThenSignExtend of SPIRV-Tools.
 template <typename T>
 bool CheckRange(T value, uint32_t bit_width, bool is_signed, bool is_hex, T* updated) {
@@ -439,6 +464,17 @@ EncodeStatus ParseAndEncodeNumber(std::string_view text, NumberType type, Encode
                                   std::string* error) {
   if (type.number_class == NumberClass::kFloat) {
     return EncodeFloat(text, type.bit_width, out, error);
+  }
+  if (type.number_class == NumberClass::kBFloat16) {
+    uint64_t bits = 0;
+    if (!ParseBFloat16Bits(text, &bits)) {
+      *error = "Invalid bfloat16 literal: " + std::string(text);
+      return EncodeStatus::kInvalidText;
+    }
+    out->words[0] = static_cast<uint32_t>(bits);
+    out->words[1] = 0;
+    out->count = 1;
+    return EncodeStatus::kSuccess;
   }
   return EncodeInteger(text, type, out, error);
 }

@@ -10,7 +10,8 @@
 
 namespace xmx::text {
 
-enum class NumberClass : uint8_t { kUnsignedInt, kSignedInt, kFloat };
+// kBFloat16: the 16-bit BFloat16KHR encoding of SPV_KHR_bfloat16 (bit_width is 16).
+enum class NumberClass : uint8_t { kUnsignedInt, kSignedInt, kFloat, kBFloat16 };
 
 struct NumberType {
   uint32_t bit_width;

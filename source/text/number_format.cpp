@@ -81,6 +81,8 @@ void AppendSigned(int64_t value, std::string* out) { AppendChars(value, out); }
 
 void AppendHalf(uint16_t bits, std::string* out) { AppendHexFloat(bits, 10, 5, 15, out); }
 
+void AppendBFloat16(uint16_t bits, std::string* out) { AppendHexFloat(bits, 7, 8, 127, out); }
+
 void AppendFloat(uint32_t bits, std::string* out) {
   AppendIeee(std::bit_cast<float>(bits), bits, 23, 8, 127, out);
 }
@@ -99,6 +101,8 @@ void AppendNumber(binary::NumberKind kind, uint8_t bit_width, std::span<const ui
       case binary::NumberKind::kFloat:
         if (bit_width == 16) return AppendHalf(static_cast<uint16_t>(words[0]), out);
         return AppendFloat(words[0], out);
+      case binary::NumberKind::kBFloat16:
+        return AppendBFloat16(static_cast<uint16_t>(words[0]), out);
       default:
         return AppendUnsigned(words[0], out);
     }

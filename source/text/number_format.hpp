@@ -15,6 +15,8 @@ namespace xmx::text {
 void AppendUnsigned(uint64_t value, std::string* out);
 void AppendSigned(int64_t value, std::string* out);
 void AppendHalf(uint16_t bits, std::string* out);
+// A bfloat16 (SPV_KHR_bfloat16) as a hex float, like half: 1.5 is "0x1.8p+0".
+void AppendBFloat16(uint16_t bits, std::string* out);
 void AppendFloat(uint32_t bits, std::string* out);
 void AppendDouble(uint64_t bits, std::string* out);
 
