@@ -746,7 +746,13 @@ bool Loader::SupportedType(uint32_t type_id, std::string* why) {
         }
         break;
       case Kind::kFloat:
-        if (type->width != 16 && type->width != 32 && type->width != 64) {
+        // A bfloat16 (SPV_KHR_bfloat16) has a half's width but not its arithmetic: computing
+        // with it as a half would give wrong results without a word.
+        if (type->float_encoding) {
+          problem = "xmx-run does not compute with floats of an FP encoding (type " + Id(type_id) +
+                    ", OpTypeFloat " + std::to_string(type->width) + " with encoding " +
+                    std::to_string(*type->float_encoding) + ": BFloat16KHR is 0)";
+        } else if (type->width != 16 && type->width != 32 && type->width != 64) {
           problem = "xmx-run supports floats of 16, 32 and 64 bits, not " +
                     std::to_string(type->width) + " (type " + Id(type_id) + ")";
         }
