@@ -132,7 +132,7 @@ xmx_limits_test(val.limits.stdout.full_disk 1 "cannot write standard output: No 
 
 # Out of memory (the address space limited): a clear error, never an abort or a segfault. The
 # sanitizers reserve far more address space than the limits allow: not under them.
-if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize")
+if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize" AND NOT XMX_SANITIZE)
   xmx_limits_test(as.limits.out_of_memory 1 "error: out of memory"
     DRIVER --generate ${XMX_LIMITS_DIR}/many.spvasm assembly 3000000 --address-space 250000000
     COMMAND $<TARGET_FILE:xmx-as> ${XMX_LIMITS_DIR}/many.spvasm -o ${XMX_LIMITS_DIR}/many.spv)
