@@ -284,6 +284,7 @@ class ArithmeticChecker {
   // Ours (upstream checks no bit): each bit must describe the components it is about.
   void CheckOperandBits(const ir::Instruction& inst, uint32_t bits, const ir::Type* a,
                         const ir::Type* b, const ir::Type* c, const ir::Type* result) {
+    if (!a || !b || !c || !result) return;  // a component type coop.type.component rejects
     struct Signed {
       uint32_t bit;
       const char* bit_name;
@@ -295,13 +296,13 @@ class ArithmeticChecker {
                               {kCSigned, "MatrixCSignedComponentsKHR", "C", c},
                               {kResultSigned, "MatrixResultSignedComponentsKHR", "Result", result}};
     for (const Signed& s : kSigned) {
-      if ((bits & s.bit) && s.component && !IsIntScalar(s.component)) {
+      if ((bits & s.bit) && !IsIntScalar(s.component)) {
         Bits(inst, "coop.operands.signedness",
              std::string(s.bit_name) + " is set, but " + s.matrix + "'s components are " +
                  values_.Describe(s.component) + "; signedness applies to integers only");
       }
     }
-    if ((bits & kSaturating) && ((c && !IsIntScalar(c)) || (result && !IsIntScalar(result)))) {
+    if ((bits & kSaturating) && (!IsIntScalar(c) || !IsIntScalar(result))) {
       Bits(inst, "coop.operands.saturating",
            "SaturatingAccumulationKHR is set, but C and Result have components " +
                values_.Describe(c) + " and " + values_.Describe(result) +
