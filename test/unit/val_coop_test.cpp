@@ -202,5 +202,29 @@ TEST(ValCoop, MessagesNameTheInstructionAndTheOperand) {
   }
 }
 
+// DPC++ reaches an element through an access chain into a Function variable holding the matrix.
+TEST(ValCoop, AccessChainsIntoAMatrixReachOneElement) {
+  Spec spec;
+  spec.c_type +=
+      "\n%ptrC = OpTypePointer Function %C\n%ptrU = OpTypePointer Function %uint"
+      "\n%ptrL = OpTypePointer Function %ulong";
+  const std::string fill =
+      "%var = OpVariable %ptrC Function\n%c = OpCompositeConstruct %C %u1\n"
+      "OpStore %var %c\n";
+  spec.body = fill +
+              "%e = OpAccessChain %ptrU %var %u2\n"
+              "%f = OpInBoundsPtrAccessChain %ptrU %var %null %u3";
+  ValidationResult r = ValidateCoop(spec);
+  EXPECT_EQ(CoopErrors(r), 0) << Dump(r);
+
+  spec.body = fill + "%e = OpPtrAccessChain %ptrU %var %null %u2 %u1";
+  r = ValidateCoop(spec);
+  EXPECT_EQ(CountRule(r, "coop.access-chain.index", Severity::kError), 1) << Dump(r);
+
+  spec.body = fill + "%e = OpAccessChain %ptrL %var %u2";
+  r = ValidateCoop(spec);
+  EXPECT_EQ(CountRule(r, "coop.access-chain.type", Severity::kError), 1) << Dump(r);
+}
+
 }  // namespace
 }  // namespace xmx::val
