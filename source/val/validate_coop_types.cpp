@@ -1,11 +1,8 @@
 // OpTypeCooperativeMatrixKHR and OpCooperativeMatrixLengthKHR (rules coop.type.*,
 // coop.length.*). Upstream SPIRV-Tools checks the same in validate_type.cpp
-// (ValidateTypeCooperativeMatrix, ValidateUniqueness) and validate_memory.cpp (Length):
-// COOPERATIVE-MATRIX.md A5. The capabilities of 4-bit components are ours.
-#include <map>
+// (ValidateTypeCooperativeMatrix) and validate_memory.cpp (Length): COOPERATIVE-MATRIX.md A5.
 #include <string>
 #include <unordered_map>
-#include <vector>
 
 #include "val/validate_coop.hpp"
 
@@ -183,23 +180,8 @@ class TypeChecker {
 
 void CheckCoopTypes(const CoopValues& values) {
   TypeChecker checker(values);
-  // Upstream's ValidateUniqueness: a type may be declared once; two declarations are the same
-  // when their operand ids are (the bridge gives each its own stand-in, so SPIRV-Tools cannot
-  // see it).
-  std::map<std::vector<uint32_t>, uint32_t> declared;
   for (const ir::Instruction& inst : values.context().module().globals()) {
-    if (inst.opcode() != spv::Op::OpTypeCooperativeMatrixKHR) continue;
-    checker.CheckType(inst);
-    std::vector<uint32_t> key;
-    for (size_t i = 0; i < inst.num_operands(); ++i) key.push_back(inst.word(i));
-    auto [first, inserted] = declared.emplace(std::move(key), inst.result_id());
-    if (!inserted) {
-      values.context().Error(inst, "coop.type.unique",
-                             std::string(kType) + " " + values.context().IdName(inst.result_id()) +
-                                 " repeats the declaration of " +
-                                 values.context().IdName(first->second) +
-                                 " (same operands); a type may be declared only once");
-    }
+    if (inst.opcode() == spv::Op::OpTypeCooperativeMatrixKHR) checker.CheckType(inst);
   }
   values.context().ForEachBodyInstruction([&](const ir::Function&, const ir::Instruction& inst) {
     if (inst.opcode() == spv::Op::OpCooperativeMatrixLengthKHR) checker.CheckLength(inst);
