@@ -151,13 +151,21 @@ class ArithmeticChecker {
                            "; it must be " + UseName(want));
       }
     }
-    const std::optional<uint32_t> scope = m[0]->scope;
-    for (size_t i = 1; i < 4; ++i) {
-      if (scope && m[i]->scope && *m[i]->scope != *scope) {
+    static const char* const kWhat[] = {"A", "B", "C", "Result Type"};
+    auto scope_name = [](uint32_t s) {
+      return std::string(s == kScopeWorkgroup ? "Workgroup" : "Subgroup") + " (" +
+             std::to_string(s) + ")";
+    };
+    size_t first = 4;  // the first matrix whose scope is known
+    for (size_t i = 0; i < 4; ++i) {
+      if (!m[i]->scope) continue;
+      if (first == 4) {
+        first = i;
+      } else if (*m[i]->scope != *m[first]->scope) {
         context_.Error(inst, "coop.muladd.scope",
-                       std::string("the scopes of ") + kMulAdd +
-                           "'s A, B, C and Result Type differ (" + std::to_string(*scope) +
-                           " and " + std::to_string(*m[i]->scope) + ")");
+                       std::string("the scopes of ") + kMulAdd + "'s matrices differ: " +
+                           kWhat[first] + " has " + scope_name(*m[first]->scope) + ", " + kWhat[i] +
+                           " " + scope_name(*m[i]->scope));
         break;
       }
     }

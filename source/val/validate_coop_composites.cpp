@@ -105,11 +105,10 @@ class CompositeChecker {
         if (type == nullptr) return;  // coop.type.component reports it
         if (i + 1 < inst.num_operands()) {
           context_.Error(inst, "coop.access-chain.index",
-                         OpName(inst) + " has " + std::to_string(inst.num_operands() - i - 1) +
-                             " more indexes after the one into a cooperative matrix (Base " +
-                             values_.Operand(inst.word(0)) +
-                             "); a matrix takes exactly one, naming an element of the "
-                             "invocation");
+                         OpName(inst) + " indexes into an element of the cooperative matrix that " +
+                             "Base " + values_.Operand(inst.word(0)) +
+                             " points to; a matrix takes exactly one index, naming an element "
+                             "of the invocation");
           return;
         }
       } else if (type->kind == ir::TypeKind::kStruct) {
