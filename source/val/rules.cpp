@@ -8,6 +8,7 @@ void RunExtensionRules(ValidationContext& context) {
   ValidateBlock2d(context);
   ValidateSubgroups(context);
   ValidateSplitMad(context);
+  ValidateCooperativeMatrixDevice(context);
 }
 
 }  // namespace xmx::val

@@ -30,6 +30,10 @@ void ValidateSubgroups(ValidationContext& context);
 // Imported split matrix multiply-accumulate builtins (split-mad.*): SPEC-NOTES D.
 void ValidateSplitMad(ValidationContext& context);
 
+// Per-device rules for cooperative matrices (coop.device.*): OpCooperativeMatrixMulAddKHR against
+// the device's cooperative_matrix rows (COOPERATIVE-MATRIX.md A3, A4), matrix types no row fits.
+void ValidateCooperativeMatrixDevice(ValidationContext& context);
+
 // Every family, in a fixed order.
 void RunExtensionRules(ValidationContext& context);
 
