@@ -225,6 +225,30 @@ TEST(DeviceCoopTest, UserProfilesReadTheSameSchema) {
             "\"no_table\"");
 }
 
+TEST(DeviceCoopTest, HostileTablesAreRefusedAtLoad) {
+  auto table = [](const std::string& rows) {
+    return R"({"name": "x", "base": "pvc", "cooperative_matrix": [)" + rows + "]}";
+  };
+  EXPECT_EQ(LoadError(table(R"({"a": "bf16", "b": "bf16", "c": "fp32", "d": "fp32",)"
+                            R"( "m": {"max": 100000}, "n": 16, "k": 16, "subgroup_size": 16})")),
+            "user.json: cooperative_matrix[0].m.max: M above 256 is not a tile");
+  const std::string all =
+      R"(["s4", "u4", "s8", "u8", "s16", "s32", "s64", "fp16", "bf16", "tf32", "fp32", "fp64",)"
+      R"( "f8e4m3", "f8e5m2", "f4e2m1"])";
+  auto wide = [&](int n) {
+    return R"({"a": )" + all + R"(, "b": )" + all + R"(, "c": )" + all + R"(, "d": )" + all +
+           R"(, "m": [1], "n": )" + std::to_string(n) + R"(, "k": 16, "subgroup_size": 16})";
+  };
+  EXPECT_EQ(LoadError(table(wide(16) + "," + wide(32))),
+            "user.json: cooperative_matrix: more than 65536 combinations");
+  std::string rows;
+  for (int n = 1; n <= 1025; ++n) {
+    rows += (n > 1 ? "," : "") + std::string(R"({"a": "bf16", "b": "bf16", "c": "fp32", "d": )") +
+            R"("fp32", "m": [1], "n": )" + std::to_string(n) + R"(, "k": 16, "subgroup_size": 16})";
+  }
+  EXPECT_EQ(LoadError(table(rows)), "user.json: cooperative_matrix: more than 1024 rows");
+}
+
 TEST(DeviceCoopTest, ProfileWithoutBaseDefaultsToNoTable) {
   // Profiles written before the table existed keep loading: an absent key is "no_table".
   std::ifstream in(std::string(XMX_SOURCE_DIR) + "/grammar/devices/spec.json");
