@@ -35,6 +35,9 @@ COMPONENTS = {
                       "c": "MatrixCBFloat16ComponentsINTEL",
                       "d": "MatrixResultBFloat16ComponentsINTEL"}),
     "bf16k": ("%bf16", {}),  # SPV_KHR_bfloat16 component type: no bit
+    "i16": ("%i16", {}),  # 16-bit integers without any bit: read as bf16 (A4)
+    "s16": ("%i16", {"a": "MatrixASignedComponentsKHR", "b": "MatrixBSignedComponentsKHR"}),
+    "i32": ("%i32", {}),  # an accumulator without signedness bits: still s32
 }
 
 
