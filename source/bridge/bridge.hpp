@@ -9,11 +9,12 @@
 // Types SPIRV-Tools cannot hold get stand-ins: a cooperative matrix a one-member struct of its
 // component type, a 4-bit integer an integer of a width the module does not use. A core
 // instruction that computes on cooperative matrices becomes a call too (its validity on a struct
-// would say nothing), while those that only move a value (phi, select, load, store, copy, call,
-// construct from one constituent, element 0) stay as they are. Lower undoes it, also on a lifted
-// module that SPIRV-Tools' optimizer has rewritten. Lift followed by Lower gives back the same
-// words. Everything is driven by the grammar's origin flags and the operands' types, never by a
-// list of extended opcodes.
+// would say nothing), preceded, when all its operands are matrices, by the same instruction on
+// their element 0 so that SPIRV-Tools still checks the component types; those that only move a
+// value (phi, select, load, store, copy, call, construct from one constituent, element 0) stay.
+// Lower undoes it, also on a lifted module that SPIRV-Tools' optimizer has rewritten. Lift followed
+// by Lower gives back the same words. Everything is driven by the grammar's origin flags and the
+// operands' types, never by a list of extended opcodes.
 #pragma once
 
 #include <cstddef>
@@ -73,6 +74,11 @@ struct LiftRecord {
   std::vector<SetAside> annotations;
   std::vector<SetAsideOperands> operands;
   std::vector<ReplacedType> types;
+  // Core instructions that became calls because they compute with cooperative matrices (result
+  // ids), and the instructions Lift added in functions to let SPIRV-Tools check their component
+  // types (removed by Lower).
+  std::vector<uint32_t> matrix_computations;
+  std::vector<uint32_t> added_instructions;
   bool added_linkage = false;
   // Capabilities the stand-in types need (Float16 for a bfloat16 seen as a half, the integer
   // width standing in for a 4-bit integer), each added once after the module's own.

@@ -196,10 +196,14 @@ bool Lifter::Run(bool* changed) {
   }
   for (ir::Function& function : module_.functions()) {
     for (ir::BasicBlock& block : function.blocks) {
-      for (ir::Instruction& inst : block.instructions) {
-        if ((IsExtendedOpcode(inst.opcode()) || NeedsMatrixCall(inst)) && !LiftInstruction(inst)) {
-          return false;
+      for (auto it = block.instructions.begin(); it != block.instructions.end(); ++it) {
+        const bool extended = IsExtendedOpcode(it->opcode());
+        if (!extended && !NeedsMatrixCall(*it)) continue;
+        if (!extended) {
+          if (it->has_result_id()) record_.matrix_computations.push_back(it->result_id());
+          AddComponentShadow(block.instructions, it);
         }
+        if (!LiftInstruction(*it)) return false;
       }
     }
   }

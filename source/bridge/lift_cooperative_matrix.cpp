@@ -132,4 +132,46 @@ bool Lifter::IndexesPastMatrixElementZero(const ir::Instruction& inst) const {
   return false;
 }
 
+// The call that stands for `at` hides what SPIRV-Tools checks on the operation itself: an FAdd
+// on integer matrices, an SConvert that keeps the width. The operation on one component checks
+// exactly that, so it is added next to the call (its result is unused), on element 0 of each
+// operand. Only when every value operand is a matrix: an operation that mixes a matrix with a
+// scalar (OpMatrixTimesScalar) has no component form.
+void Lifter::AddComponentShadow(ir::InstructionList& list, ir::InstructionList::iterator at) {
+  const ir::Instruction& inst = *at;
+  if (!inst.has_result_type() || !IsMatrixType(inst.result_type_id())) return;
+  const auto component = [this](uint32_t matrix_type) {
+    return types_.GetType(matrix_type)->element;
+  };
+  std::vector<uint32_t> matrix_operands;
+  for (size_t i = 0; i < inst.num_operands(); ++i) {
+    const ir::OperandView op = inst.operand(i);
+    if (grammar::GetOperandKind(op.kind).category != grammar::OperandCategory::kId) continue;
+    auto type = type_of_.find(op.word());
+    if (type == type_of_.end() || !IsMatrixType(type->second)) return;
+    matrix_operands.push_back(op.word());
+  }
+  if (matrix_operands.empty()) return;
+
+  ir::Instruction shadow(inst.opcode(), component(inst.result_type_id()), module_.TakeNextId());
+  for (size_t i = 0; i < inst.num_operands(); ++i) {
+    const ir::OperandView op = inst.operand(i);
+    if (grammar::GetOperandKind(op.kind).category != grammar::OperandCategory::kId) {
+      shadow.AddOperand(op.kind, op.words);
+      continue;
+    }
+    ir::Instruction element(Op::OpCompositeExtract, component(type_of_.at(op.word())),
+                            module_.TakeNextId());
+    element.AddIdOperand(op.word());
+    element.AddOperand(grammar::OperandKindId::kLiteralInteger, {0});
+    element.set_source(inst.source_index(), inst.source_word_offset());
+    shadow.AddOperand(op.kind, {element.result_id()});
+    record_.added_instructions.push_back(element.result_id());
+    list.insert(at, std::move(element));
+  }
+  shadow.set_source(inst.source_index(), inst.source_word_offset());
+  record_.added_instructions.push_back(shadow.result_id());
+  list.insert(at, std::move(shadow));
+}
+
 }  // namespace xmx::bridge

@@ -69,6 +69,9 @@ class Lifter {
   // Whether a core instruction in a function must become a call because of matrix operands.
   bool NeedsMatrixCall(const ir::Instruction& inst) const;
   bool IndexesPastMatrixElementZero(const ir::Instruction& inst) const;
+  // Inserts before `at` the same instruction on element 0 of each matrix operand, for
+  // SPIRV-Tools to judge the component types (the call that replaces `at` hides them).
+  void AddComponentShadow(ir::InstructionList& list, ir::InstructionList::iterator at);
 
   const ir::Module& original_;
   ir::Module& module_;
