@@ -79,6 +79,8 @@ struct LiftRecord {
   // types (removed by Lower).
   std::vector<uint32_t> matrix_computations;
   std::vector<uint32_t> added_instructions;
+  // Stand-in types the bridge gave an OpName (for SPIRV-Tools' messages), removed by Lower.
+  std::vector<uint32_t> named_types;
   bool added_linkage = false;
   // Capabilities the stand-in types need (Float16 for a bfloat16 seen as a half, the integer
   // width standing in for a 4-bit integer), each added once after the module's own.

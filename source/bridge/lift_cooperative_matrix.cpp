@@ -5,6 +5,10 @@
 // struct exactly when it is valid on the matrix and stays as it is; what computes with one
 // becomes a call (see bridge.hpp). Which core instructions compute with a matrix is decided by
 // their operands' types, not by a list of arithmetic opcodes.
+#include <algorithm>
+#include <optional>
+#include <string>
+
 #include "bridge/lifter.hpp"
 #include "grammar/grammar.hpp"
 
@@ -17,8 +21,54 @@ bool Lifter::IsMatrixType(uint32_t type_id) const {
   return type && type->kind == ir::TypeKind::kCooperativeMatrix;
 }
 
+namespace {
+
+bool HasName(const ir::Module& module, uint32_t id) {
+  for (const ir::Instruction& inst : module.debug()) {
+    if (inst.opcode() == Op::OpName && inst.word(0) == id) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// SPIRV-Tools names an unnamed struct "_struct_<id>" in its messages; a name that says what the
+// struct stands for keeps them readable ("'17[%CooperativeMatrixKHR_f32_8x16_Accumulator]'").
+void Lifter::NameMatrixStandIn(const ir::Type& type) {
+  if (HasName(original_, type.id)) return;
+  const auto value = [this](uint32_t id) {
+    const std::optional<uint32_t> v = types_.GetConstantUInt32(id);
+    return v ? std::to_string(*v) : "%" + std::to_string(id);
+  };
+  static const char* const kUses[] = {"A", "B", "Accumulator"};
+  const std::optional<uint32_t> use = types_.GetConstantUInt32(type.use_id);
+  std::string component;
+  if (const ir::Type* element = types_.GetType(type.element)) {
+    if (element->kind == ir::TypeKind::kFloat) {
+      component = element->float_encoding ? "bf" : "f";
+    } else if (element->kind == ir::TypeKind::kInt) {
+      component = "i";
+    }
+    if (!component.empty()) component += std::to_string(element->width) + "_";
+  }
+  std::string name = "CooperativeMatrixKHR_" + component + value(type.rows_id) + "x" +
+                     value(type.columns_id) + "_" +
+                     (use && *use < 3 ? std::string(kUses[*use]) : "Use" + value(type.use_id));
+  ir::Instruction op_name(Op::OpName);
+  op_name.AddIdOperand(type.id);
+  op_name.AddStringOperand(name);
+  // Names come before OpModuleProcessed in the debug section.
+  auto& debug = module_.debug();
+  auto at = std::find_if(debug.begin(), debug.end(), [](const ir::Instruction& inst) {
+    return inst.opcode() == Op::OpModuleProcessed;
+  });
+  debug.insert(at, std::move(op_name));
+  record_.named_types.push_back(type.id);
+}
+
 void Lifter::LiftMatrixType(ir::Instruction& inst) {
   const ir::Type* type = types_.GetType(inst.result_id());
+  NameMatrixStandIn(*type);
   record_.types.push_back({inst.result_id(), inst});
   ir::Instruction stand_in(Op::OpTypeStruct, 0, inst.result_id());
   stand_in.AddIdOperand(type->element);

@@ -66,6 +66,7 @@ class Lifter {
   // lift_cooperative_matrix.cpp.
   bool IsMatrixType(uint32_t type_id) const;
   void LiftMatrixType(ir::Instruction& inst);
+  void NameMatrixStandIn(const ir::Type& type);
   // Whether a core instruction in a function must become a call because of matrix operands.
   bool NeedsMatrixCall(const ir::Instruction& inst) const;
   bool IndexesPastMatrixElementZero(const ir::Instruction& inst) const;

@@ -134,8 +134,10 @@ bool Lower(ir::Module& lifted, const LiftRecord& record, Diagnostic* error) {
   lifted.annotations().remove_if([&](const ir::Instruction& inst) {
     return inst.opcode() == Op::OpDecorate && record.declarations.count(inst.word(0)) != 0;
   });
+  const std::unordered_set<uint32_t> named(record.named_types.begin(), record.named_types.end());
   lifted.debug().remove_if([&](const ir::Instruction& inst) {
-    return inst.opcode() == Op::OpName && record.declarations.count(inst.word(0)) != 0;
+    return inst.opcode() == Op::OpName &&
+           (record.declarations.count(inst.word(0)) != 0 || named.count(inst.word(0)) != 0);
   });
   RemoveUnusedAddedGlobals(lifted, record.added_globals);
 
