@@ -90,12 +90,63 @@ void CheckTypeUniqueness(const ir::Module& module, Hidden&& hidden, std::vector<
   }
 }
 
+// The core operations upstream SPIRV-Tools accepts on cooperative matrices besides those that
+// only move them (validate_arithmetics.cpp, validate_conversion.cpp): element-wise arithmetic
+// without remainders, scaling, and conversions. Any other (OpFRem, a comparison, OpExtInst, ...)
+// is rejected there, but the call the bridge makes of it is not.
+bool TakesCooperativeMatrices(spv::Op opcode) {
+  switch (opcode) {
+    case spv::Op::OpFAdd:
+    case spv::Op::OpFSub:
+    case spv::Op::OpFMul:
+    case spv::Op::OpFDiv:
+    case spv::Op::OpFNegate:
+    case spv::Op::OpIAdd:
+    case spv::Op::OpISub:
+    case spv::Op::OpIMul:
+    case spv::Op::OpSDiv:
+    case spv::Op::OpUDiv:
+    case spv::Op::OpSNegate:
+    case spv::Op::OpMatrixTimesScalar:
+    case spv::Op::OpConvertFToU:
+    case spv::Op::OpConvertFToS:
+    case spv::Op::OpConvertSToF:
+    case spv::Op::OpConvertUToF:
+    case spv::Op::OpUConvert:
+    case spv::Op::OpSConvert:
+    case spv::Op::OpFConvert:
+    case spv::Op::OpBitcast:
+    // Element access, lifted when it names an element other than 0.
+    case spv::Op::OpCompositeExtract:
+    case spv::Op::OpCompositeInsert:
+    case spv::Op::OpAccessChain:
+    case spv::Op::OpInBoundsAccessChain:
+    case spv::Op::OpPtrAccessChain:
+    case spv::Op::OpInBoundsPtrAccessChain:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Diagnostic OnInstruction(const ir::Instruction& inst, std::string rule, std::string message) {
+  Diagnostic d;
+  d.rule = std::move(rule);
+  d.message = std::move(message);
+  d.opcode = static_cast<uint32_t>(inst.opcode());
+  if (inst.source_index() != ir::Instruction::kNotFromBinary) {
+    d.instruction_index = inst.source_index();
+    d.word_offset = inst.source_word_offset();
+  }
+  return d;
+}
+
 // Upstream SPIRV-Tools requires the matrix operands of an arithmetic instruction on cooperative
 // matrices to be of its Result Type. A matrix operand of another component type makes a
 // conversion (its shape is the coop rules' concern); one of the same component type but another
 // matrix type (another Use, shape or scope) is the error.
-void CheckMatrixOperands(const ir::Module& module, const bridge::LiftRecord& record,
-                         std::vector<Diagnostic>* out) {
+void CheckMatrixComputations(const ir::Module& module, const bridge::LiftRecord& record,
+                             std::vector<Diagnostic>* out) {
   const std::unordered_set<uint32_t> lifted(record.matrix_computations.begin(),
                                             record.matrix_computations.end());
   const ir::TypeTable types(module);
@@ -112,6 +163,17 @@ void CheckMatrixOperands(const ir::Module& module, const bridge::LiftRecord& rec
     for (const ir::BasicBlock& block : function.blocks) {
       for (const ir::Instruction& inst : block.instructions) {
         if (!inst.has_result_id() || !lifted.count(inst.result_id())) continue;
+        const grammar::Instruction* desc =
+            grammar::FindInstruction(static_cast<uint32_t>(inst.opcode()));
+        const std::string name = desc ? desc->name : "the instruction";
+        if (!TakesCooperativeMatrices(inst.opcode())) {
+          out->push_back(OnInstruction(
+              inst, "bridge.matrix-operation",
+              name + " does not take cooperative matrices (only element-wise arithmetic without "
+                     "remainders, OpMatrixTimesScalar and conversions do, as in upstream "
+                     "SPIRV-Tools)"));
+          continue;
+        }
         const ir::Type* result = matrix(inst.result_type_id());
         if (!result) continue;
         for (size_t i = 0; i < inst.num_operands(); ++i) {
@@ -121,21 +183,12 @@ void CheckMatrixOperands(const ir::Module& module, const bridge::LiftRecord& rec
           if (type_id == type_of.end() || type_id->second == result->id) continue;
           const ir::Type* operand = matrix(type_id->second);
           if (!operand || operand->element != result->element) continue;
-          const grammar::Instruction* desc =
-              grammar::FindInstruction(static_cast<uint32_t>(inst.opcode()));
-          Diagnostic d;
-          d.rule = "bridge.matrix-operand";
-          d.message = std::string(desc ? desc->name : "the instruction") + " operand %" +
-                      std::to_string(op.word()) + " is a cooperative matrix of type %" +
-                      std::to_string(operand->id) + ", not of the Result Type %" +
-                      std::to_string(result->id) +
-                      " (matrix operands of arithmetic must be of the Result Type)";
-          d.opcode = static_cast<uint32_t>(inst.opcode());
-          if (inst.source_index() != ir::Instruction::kNotFromBinary) {
-            d.instruction_index = inst.source_index();
-            d.word_offset = inst.source_word_offset();
-          }
-          out->push_back(std::move(d));
+          out->push_back(
+              OnInstruction(inst, "bridge.matrix-operand",
+                            name + " operand %" + std::to_string(op.word()) +
+                                " is a cooperative matrix of type %" + std::to_string(operand->id) +
+                                ", not of the Result Type %" + std::to_string(result->id) +
+                                " (matrix operands of arithmetic must be of the Result Type)"));
         }
       }
     }
@@ -147,7 +200,7 @@ void CheckMatrixOperands(const ir::Module& module, const bridge::LiftRecord& rec
 void CheckWhatTheBridgeHides(const ir::Module& module, const bridge::LiftRecord& record,
                              std::vector<Diagnostic>* out) {
   if (record.added_linkage) CheckLinkage(module, out);
-  if (!record.matrix_computations.empty()) CheckMatrixOperands(module, record, out);
+  if (!record.matrix_computations.empty()) CheckMatrixComputations(module, record, out);
   // Types that reach SPIRV-Tools as structs: those the bridge replaced with an extended opcode
   // (a cooperative matrix), whose stand-in is a struct.
   std::unordered_set<uint32_t> as_struct;
