@@ -55,6 +55,7 @@ class Lifter {
   uint32_t Declaration(const LiftedSignature& sig, uint32_t return_type,
                        const std::vector<uint32_t>& param_types);
   bool Fail(const ir::Instruction& inst, const std::string& why);
+  bool IsValue(uint32_t id) const;
   void AddCapability(spv::Capability capability);
 
   // lift_types.cpp: a bfloat16 as a half, a 4-bit integer as an integer of a width the module
@@ -82,6 +83,7 @@ class Lifter {
   const ir::TypeTable types_;  // of the original module
   std::unordered_map<uint32_t, uint32_t> type_of_;
   std::unordered_set<uint32_t> function_ids_;
+  std::unordered_set<uint32_t> defined_ids_;
   // (opcode, has result, return type, operands, parameter types) -> declaration
   std::map<std::vector<uint32_t>, uint32_t> declarations_;
   std::list<ir::Function> new_declarations_;
