@@ -34,8 +34,8 @@ namespace xmx::bridge {
 struct LiftedOperand {
   grammar::OperandKindId kind;
   bool is_id;  // an id operand passed as is; otherwise a one-word literal passed as a constant
-  // Nonzero for an id that is no value (a type, as in OpCooperativeMatrixLengthKHR, or a
-  // function): the declaration stands for it and the call passes nothing.
+  // Nonzero for an id that is no value (a type, as in OpCooperativeMatrixLengthKHR, a function,
+  // an OpExtInstImport): the declaration stands for it and the call passes nothing.
   uint32_t fixed_id = 0;
 };
 
