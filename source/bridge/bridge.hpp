@@ -9,8 +9,9 @@
 // Types SPIRV-Tools cannot hold get stand-ins: a cooperative matrix a one-member struct of its
 // component type, a 4-bit integer an integer of a width the module does not use. A core
 // instruction that computes on cooperative matrices becomes a call too (its validity on a struct
-// would say nothing), preceded, when all its operands are matrices, by the same instruction on
-// their element 0 so that SPIRV-Tools still checks the component types; those that only move a
+// would say nothing), preceded by the same instruction on element 0 so that SPIRV-Tools still
+// checks the types: arithmetic and conversions whose operands are all matrices on the element 0
+// of each, element accesses past element 0 as the access of element 0. Those that only move a
 // value (phi, select, load, store, copy, call, construct from one constituent, element 0) stay.
 // Lower undoes it, also on a lifted module that SPIRV-Tools' optimizer has rewritten. Lift followed
 // by Lower gives back the same words. Everything is driven by the grammar's origin flags and the

@@ -208,7 +208,11 @@ bool Lifter::Run(bool* changed) {
         if (!extended && !NeedsMatrixCall(*it)) continue;
         if (!extended) {
           if (it->has_result_id()) record_.matrix_computations.push_back(it->result_id());
-          AddComponentShadow(block.instructions, it);
+          if (MatrixElementOperands(*it).empty()) {
+            AddComponentShadow(block.instructions, it);
+          } else {
+            AddElementZeroShadow(block.instructions, it);
+          }
         }
         if (!LiftInstruction(*it)) return false;
       }

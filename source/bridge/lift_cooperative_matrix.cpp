@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bridge/lifter.hpp"
 #include "grammar/grammar.hpp"
@@ -114,9 +115,9 @@ bool Lifter::NeedsMatrixCall(const ir::Instruction& inst) const {
   return false;
 }
 
-// Walks the indices of a composite or access-chain instruction from its base type; true when
-// one of them selects an element of a cooperative matrix other than a constant 0.
-bool Lifter::IndexesPastMatrixElementZero(const ir::Instruction& inst) const {
+// Walks the indices of a composite or access-chain instruction from its base type: the operands
+// that select an element of a cooperative matrix.
+std::vector<size_t> Lifter::MatrixElementOperands(const ir::Instruction& inst) const {
   const auto type_of = [this](uint32_t id) -> uint32_t {
     auto it = type_of_.find(id);
     return it == type_of_.end() ? 0 : it->second;
@@ -127,48 +128,44 @@ bool Lifter::IndexesPastMatrixElementZero(const ir::Instruction& inst) const {
   };
   uint32_t type_id = 0;
   size_t first_index = 0;
-  bool literal_indices = false;
   switch (inst.opcode()) {
     case Op::OpCompositeExtract:
       type_id = type_of(inst.word(0));
       first_index = 1;
-      literal_indices = true;
       break;
     case Op::OpCompositeInsert:
       type_id = type_of(inst.word(1));
       first_index = 2;
-      literal_indices = true;
       break;
     case Op::OpAccessChain:
     case Op::OpInBoundsAccessChain:
       type_id = pointee(type_of(inst.word(0)));
       first_index = 1;
       break;
-    default:  // the pointer access chains: the Element operand steps over the base, not into it
+    case Op::OpPtrAccessChain:
+    case Op::OpInBoundsPtrAccessChain:
+      // The Element operand steps over the base, not into it.
       type_id = pointee(type_of(inst.word(0)));
       first_index = 2;
       break;
+    default:
+      return {};
   }
+  std::vector<size_t> positions;
   for (size_t i = first_index; i < inst.num_operands(); ++i) {
     const ir::Type* type = types_.GetType(type_id);
-    if (!type) return false;
-    std::optional<uint64_t> index;
-    if (literal_indices) {
-      index = inst.word(i);
-    } else if (const ir::Constant* c = types_.GetConstant(inst.word(i));
-               c && c->kind == ir::ConstantKind::kScalar && !c->is_spec) {
-      // SPIRV-Tools indexes a struct only with an OpConstant (not a null or spec constant).
-      index = types_.GetConstantUInt(inst.word(i));
-    }
+    if (!type) break;
     switch (type->kind) {
       case ir::TypeKind::kCooperativeMatrix:
-        if (index != 0u) return true;
+        positions.push_back(i);
         type_id = type->element;
         break;
-      case ir::TypeKind::kStruct:
-        if (!index || *index >= type->members.size()) return false;  // SPIRV-Tools reports it
+      case ir::TypeKind::kStruct: {
+        const std::optional<uint64_t> index = ConstantIndex(inst, i);
+        if (!index || *index >= type->members.size()) return positions;  // SPIRV-Tools reports it
         type_id = type->members[*index];
         break;
+      }
       case ir::TypeKind::kVector:
       case ir::TypeKind::kMatrix:
       case ir::TypeKind::kArray:
@@ -176,10 +173,42 @@ bool Lifter::IndexesPastMatrixElementZero(const ir::Instruction& inst) const {
         type_id = type->element;
         break;
       default:
-        return false;
+        return positions;
     }
   }
-  return false;
+  return positions;
+}
+
+// The value of index operand `i` as SPIRV-Tools can index a struct with it: a literal, or an
+// OpConstant (not a null or spec constant).
+std::optional<uint64_t> Lifter::ConstantIndex(const ir::Instruction& inst, size_t i) const {
+  const bool literal =
+      grammar::GetOperandKind(inst.operand(i).kind).category != grammar::OperandCategory::kId;
+  if (literal) return inst.word(i);
+  const ir::Constant* c = types_.GetConstant(inst.word(i));
+  if (!c || c->kind != ir::ConstantKind::kScalar || c->is_spec) return std::nullopt;
+  return types_.GetConstantUInt(inst.word(i));
+}
+
+bool Lifter::IndexesPastMatrixElementZero(const ir::Instruction& inst) const {
+  return std::ranges::any_of(MatrixElementOperands(inst),
+                             [&](size_t i) { return ConstantIndex(inst, i) != 0u; });
+}
+
+// The call that stands for an element access hides what SPIRV-Tools checks on it: the Result
+// Type against the component type (and, for a pointer, the storage class), the inserted object's
+// type. The same access of element 0 checks exactly that; it is added next to the call.
+void Lifter::AddElementZeroShadow(ir::InstructionList& list, ir::InstructionList::iterator at) {
+  ir::Instruction shadow = *at;
+  shadow.set_result_id(module_.TakeNextId());
+  shadow.debug_lines().clear();
+  for (size_t i : MatrixElementOperands(*at)) {
+    const bool literal =
+        grammar::GetOperandKind(at->operand(i).kind).category != grammar::OperandCategory::kId;
+    shadow.SetWord(i, literal ? 0 : globals_.Constant(0));
+  }
+  record_.added_instructions.push_back(shadow.result_id());
+  list.insert(at, std::move(shadow));
 }
 
 // The call that stands for `at` hides what SPIRV-Tools checks on the operation itself: an FAdd

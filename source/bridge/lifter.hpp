@@ -5,6 +5,7 @@
 
 #include <list>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -71,6 +72,10 @@ class Lifter {
   // Whether a core instruction in a function must become a call because of matrix operands.
   bool NeedsMatrixCall(const ir::Instruction& inst) const;
   bool IndexesPastMatrixElementZero(const ir::Instruction& inst) const;
+  std::vector<size_t> MatrixElementOperands(const ir::Instruction& inst) const;
+  std::optional<uint64_t> ConstantIndex(const ir::Instruction& inst, size_t i) const;
+  // Inserts before `at` (an element access the bridge lifts) the same access of element 0.
+  void AddElementZeroShadow(ir::InstructionList& list, ir::InstructionList::iterator at);
   // Inserts before `at` the same instruction on element 0 of each matrix operand, for
   // SPIRV-Tools to judge the component types (the call that replaces `at` hides them).
   void AddComponentShadow(ir::InstructionList& list, ir::InstructionList::iterator at);
