@@ -4,9 +4,9 @@
 // same small value, with --check=error and an instruction limit (a kernel may loop for ever).
 // Any crash, leak, sanitizer finding or hang is a bug; a load error, a launch error or a
 // report of undefined behaviour is an expected outcome. The seeds cm_*.spv are corpus kernels
-// with an unused OpTypeCooperativeMatrixKHR, which makes xmx-val skip core validation by
-// SPIRV-Tools: their mutants reach the loader unchecked, which must then refuse what it cannot
-// run (load_checks.cpp).
+// with an unused 4-bit integer type the bridge cannot lift (skip_core_validation.sh), which makes
+// xmx-val skip core validation by SPIRV-Tools: their mutants reach the loader unchecked, which
+// must then refuse what it cannot run (load_checks.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
