@@ -11,6 +11,10 @@
 #   run.coop.fp-models       the two float models give their documented, different results
 #   run.coop.checked.<case>  checked load reads 0 and checked store drops outside Height x Width
 #   run.coop.relu            element-wise ReLU through element access, and fill
+#   run.coop.construct-checked  the checked construct: Value inside Height x Width, 0 outside
+#   run.coop.ops             access chain, composite extract/insert, arithmetic on matrices,
+#                            conversions to half and bfloat16, a phi of matrices, Length, prefetch,
+#                            get-coord and its out-of-range index (hand-written, test/coop/run_asm)
 #   run.coop.ub.*            non-uniform Stride and an unchecked out-of-bounds load reported
 #   run.coop.bfloat16        bfloat16 <-> float conversions (SPV_KHR_bfloat16) against a model
 set(XMX_COOP_RUN_SPV ${CMAKE_CURRENT_SOURCE_DIR}/coop/run_spv)
@@ -31,8 +35,13 @@ foreach(source ${xmx_coop_run_sources})
 endforeach()
 add_test(NAME run.coop.fp-models COMMAND ${XMX_COOP_RUN} fp-models)
 add_test(NAME run.coop.relu COMMAND ${XMX_COOP_RUN} relu)
+add_test(NAME run.coop.construct-checked COMMAND ${XMX_COOP_RUN} construct)
 add_test(NAME run.coop.ub.non-uniform-stride COMMAND ${XMX_COOP_RUN} ub-stride)
 add_test(NAME run.coop.ub.out-of-bounds COMMAND ${XMX_COOP_RUN} ub-bounds)
 add_test(NAME run.coop.bfloat16
          COMMAND ${XMX_COOP_RUN} bf16-convert
                  ${CMAKE_CURRENT_SOURCE_DIR}/coop/spv/bf16_convert.llc22.O2.spv)
+# Instructions llc-22 does not write from the sources: a hand-written module (test/coop/run_asm).
+add_test(NAME run.coop.ops
+         COMMAND ${XMX_COOP_RUN} --xmx-as $<TARGET_FILE:xmx-as> ops
+                 ${CMAKE_CURRENT_SOURCE_DIR}/coop/run_asm/ops.spvasm)
