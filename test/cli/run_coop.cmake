@@ -45,3 +45,10 @@ add_test(NAME run.coop.bfloat16
 add_test(NAME run.coop.ops
          COMMAND ${XMX_COOP_RUN} --xmx-as $<TARGET_FILE:xmx-as> ops
                  ${CMAKE_CURRENT_SOURCE_DIR}/coop/run_asm/ops.spvasm)
+# bfloat16 arithmetic (here OpDot of two bfloat16 vectors) is refused at load, naming the
+# instruction: xmx-run would compute with the values as halves.
+add_test(NAME run.coop.bfloat16_arithmetic_refused
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
+                 "only in conversions to and from other floats"
+                 -- $<TARGET_FILE:xmx-run> ${CMAKE_CURRENT_SOURCE_DIR}/coop/spv/bf16_half_dot.llc22.O2.spv
+                 --global 1 --arg buffer:zero:64 buffer:zero:64 buffer:zero:64 i64:0)
