@@ -12,6 +12,7 @@ with the interpreter).
   check_coop_run.py --xmx-run X --spv-dir D construct       the checked construct at the edges
   check_coop_run.py --xmx-run X --spv-dir D ub-stride       non-uniform Stride is reported
   check_coop_run.py --xmx-run X --spv-dir D ub-bounds       unchecked out-of-bounds load reported
+  check_coop_run.py --xmx-run X --spv-dir D ub-divergent    part of the subgroup loads: reported
   check_coop_run.py --xmx-run X --spv-dir D bf16-convert FILE   bfloat16 <-> float conversions
   check_coop_run.py --xmx-run X --spv-dir D --xmx-as A ops FILE.spvasm
                     access chain, composite extract/insert, arithmetic, conversions, phi, Length
@@ -425,6 +426,16 @@ def check_construct(args):
 
 
 def check_ub(args, kind):
+    if kind == 'divergent':
+        for module in modules(args.spv_dir, 'ub_divergent'):
+            p = run(args.xmx_run, module, 16, ['buffer:zero:512', 'buffer:zero:512', 'i32:8'],
+                    ['--check=error'], expect_rc=1)
+            if 'subgroup.not-whole' not in p.stderr:
+                fail('%s: expected subgroup.not-whole:\n%s' % (module, p.stderr))
+            run(args.xmx_run, module, 16, ['buffer:zero:512', 'buffer:zero:512', 'i32:16'],
+                ['--check=error'])
+        print('ok: ub divergent')
+        return
     for module in modules(args.spv_dir, 'ub_stride'):
         if kind == 'stride':
             p = run(args.xmx_run, module, 16,
@@ -543,6 +554,8 @@ def main():
         check_relu(args)
     elif args.what == 'ub-stride':
         check_ub(args, 'stride')
+    elif args.what == 'ub-divergent':
+        check_ub(args, 'divergent')
     elif args.what == 'ub-bounds':
         check_ub(args, 'bounds')
     elif args.what == 'ops':

@@ -15,7 +15,8 @@
 #   run.coop.ops             access chain, composite extract/insert, arithmetic on matrices,
 #                            conversions to half and bfloat16, a phi of matrices, Length, prefetch,
 #                            get-coord and its out-of-range index (hand-written, test/coop/run_asm)
-#   run.coop.ub.*            non-uniform Stride and an unchecked out-of-bounds load reported
+#   run.coop.ub.*            non-uniform Stride, an unchecked out-of-bounds load and a load by
+#                            part of the subgroup reported
 #   run.coop.bfloat16        bfloat16 <-> float conversions (SPV_KHR_bfloat16) against a model
 set(XMX_COOP_RUN_SPV ${CMAKE_CURRENT_SOURCE_DIR}/coop/run_spv)
 set(XMX_COOP_RUN ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_coop_run.py
@@ -38,6 +39,7 @@ add_test(NAME run.coop.relu COMMAND ${XMX_COOP_RUN} relu)
 add_test(NAME run.coop.construct-checked COMMAND ${XMX_COOP_RUN} construct)
 add_test(NAME run.coop.ub.non-uniform-stride COMMAND ${XMX_COOP_RUN} ub-stride)
 add_test(NAME run.coop.ub.out-of-bounds COMMAND ${XMX_COOP_RUN} ub-bounds)
+add_test(NAME run.coop.ub.not-whole COMMAND ${XMX_COOP_RUN} ub-divergent)
 add_test(NAME run.coop.bfloat16
          COMMAND ${XMX_COOP_RUN} bf16-convert
                  ${CMAKE_CURRENT_SOURCE_DIR}/coop/spv/bf16_convert.llc22.O2.spv)

@@ -14,6 +14,7 @@ Each module is one kernel; run_build.sh turns them into SPIR-V with llc-22. The 
   construct: a checked construct stored row-major.
   relu: element-wise ReLU of an accumulator through a private copy, plus a fill.
   ub_stride: a load whose stride differs between invocations.
+  ub_divergent: a load and store reached by part of the subgroup.
 """
 import os
 
@@ -207,6 +208,27 @@ declare spir_func %C @_Z32__spirv_CooperativeMatrixLoadKHR_1(ptr addrspace(1), i
 declare spir_func void @_Z33__spirv_CooperativeMatrixStoreKHR(ptr addrspace(1), %C, i32, i64)
 '''
 
+UB_DIVERGENT = HEADER + '''%C = type target("spirv.CooperativeMatrixKHR", float, 3, 8, 16, 2)
+
+; Only the invocations below %limit load and store the matrix: the whole subgroup must.
+define spir_kernel void @ub_divergent(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %limit) {
+entry:
+  %lane = call spir_func i32 @_Z22get_sub_group_local_idv()
+  %some = icmp ult i32 %lane, %limit
+  br i1 %some, label %then, label %exit
+then:
+  %m = call spir_func %C @_Z32__spirv_CooperativeMatrixLoadKHR_1(ptr addrspace(1) %in, i32 0, i64 16)
+  call spir_func void @_Z33__spirv_CooperativeMatrixStoreKHR(ptr addrspace(1) %out, %C %m, i32 0, i64 16)
+  br label %exit
+exit:
+  ret void
+}
+
+declare spir_func i32 @_Z22get_sub_group_local_idv()
+declare spir_func %C @_Z32__spirv_CooperativeMatrixLoadKHR_1(ptr addrspace(1), i32, i64)
+declare spir_func void @_Z33__spirv_CooperativeMatrixStoreKHR(ptr addrspace(1), %C, i32, i64)
+'''
+
 # (name, component, rows, cols, use, layout)
 DUMPS = [
     ('a_bf16_8x16_row', 'i16', 8, 16, 0, 0),
@@ -280,6 +302,7 @@ def main():
     write('relu', RELU)
     write('construct', CONSTRUCT)
     write('ub_stride', UB_STRIDE)
+    write('ub_divergent', UB_DIVERGENT)
 
 
 if __name__ == '__main__':
