@@ -16,6 +16,7 @@
 // Stride, X, Y, Height, Width not the same in every invocation; an unchecked access (or a checked
 // one inside Height x Width) outside its allocation or misaligned (memory.*).
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "interp/coop_support.hpp"
@@ -34,6 +35,9 @@ constexpr uint32_t kNone = UINT32_MAX;
 struct CoopMemoryData {
   CoopLayout layout;
   std::vector<CoopCoord> coords;  // lane * length + element -> its matrix element
+  // The same element's offset in memory as p * Stride + q, pairs (p, q) (RowMajor: row, column;
+  // ColumnMajor: column, row; PackedINTEL: row / VF, column * VF + row % VF).
+  std::vector<uint32_t> parts;
   CoopAccess access = CoopAccess::kLoad;
   CoopMemoryLayout memory_layout = CoopMemoryLayout::kRowMajor;
   bool checked = false;
@@ -61,6 +65,22 @@ inline int64_t ElementOffset(CoopMemoryLayout layout, int64_t row, int64_t colum
       return (row / vnni) * stride + column * vnni + row % vnni;
   }
   return 0;
+}
+
+// Moves every element between the slot (lane-major: element i of the slot is element
+// i % length of invocation i / length) and memory at (parts[2i] * stride + parts[2i + 1] - low)
+// elements from base.
+template <uint32_t kBytes, bool kLoad>
+void MoveElements(uint8_t* slot, uint8_t* base, const uint32_t* parts, size_t count, int64_t stride,
+                  int64_t low) {
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t* mem = base + (int64_t{parts[2 * i]} * stride + parts[2 * i + 1] - low) * kBytes;
+    if constexpr (kLoad) {
+      std::memcpy(slot + i * kBytes, mem, kBytes);
+    } else {
+      std::memcpy(mem, slot + i * kBytes, kBytes);
+    }
+  }
 }
 
 const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
@@ -147,20 +167,21 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
     if (d.access == CoopAccess::kLoad) std::memset(value, 0, size_t{lane_bytes} * sg.lanes);
     return in + 1;
   }
-  for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
-    const CoopCoord* coords = d.coords.data() + lane * length;
-    uint8_t* reg = value + lane * lane_bytes;
-    for (uint32_t e = 0; e < length; ++e) {
-      uint8_t* mem =
-          base +
-          (ElementOffset(d.memory_layout, coords[e].row, coords[e].column, stride, vnni) - low) *
-              eb;
-      if (d.access == CoopAccess::kLoad) {
-        CopyBytes(reg + e * eb, mem, eb);
-      } else {
-        CopyBytes(mem, reg + e * eb, eb);
-      }
-    }
+  const size_t count = size_t{length} * sg.lanes;
+  const bool load = d.access == CoopAccess::kLoad;
+  switch (eb) {
+    case 1:
+      load ? MoveElements<1, true>(value, base, d.parts.data(), count, stride, low)
+           : MoveElements<1, false>(value, base, d.parts.data(), count, stride, low);
+      break;
+    case 2:
+      load ? MoveElements<2, true>(value, base, d.parts.data(), count, stride, low)
+           : MoveElements<2, false>(value, base, d.parts.data(), count, stride, low);
+      break;
+    default:
+      load ? MoveElements<4, true>(value, base, d.parts.data(), count, stride, low)
+           : MoveElements<4, false>(value, base, d.parts.data(), count, stride, low);
+      break;
   }
   return in + 1;
 }
@@ -342,7 +363,23 @@ bool BindCoopMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
     default:
       return false;
   }
-  if (d.access != CoopAccess::kPrefetch) d.coords = AllCoords(d.layout);
+  if (d.access != CoopAccess::kPrefetch) {
+    d.coords = AllCoords(d.layout);
+    const uint32_t vnni = 4 / d.layout.element_bytes();
+    for (const CoopCoord& c : d.coords) {
+      switch (d.memory_layout) {
+        case CoopMemoryLayout::kRowMajor:
+          d.parts.insert(d.parts.end(), {c.row, c.column});
+          break;
+        case CoopMemoryLayout::kColumnMajor:
+          d.parts.insert(d.parts.end(), {c.column, c.row});
+          break;
+        case CoopMemoryLayout::kPacked:
+          d.parts.insert(d.parts.end(), {c.row / vnni, c.column * vnni + c.row % vnni});
+          break;
+      }
+    }
+  }
   out.fn = ExecCoopMemory;
   out.data = loader.program().Own(std::move(d));
   return true;
