@@ -10,6 +10,7 @@ with the interpreter).
   check_coop_run.py --xmx-run X --spv-dir D checked NAME    checked load (zeros) / store (dropped)
   check_coop_run.py --xmx-run X --spv-dir D relu            element access and fill
   check_coop_run.py --xmx-run X --spv-dir D construct       the checked construct at the edges
+  check_coop_run.py --xmx-run X --spv-dir D bench-gemm FILE  run_bench's cooperative GEMM
   check_coop_run.py --xmx-run X --spv-dir D ub-stride       non-uniform Stride is reported
   check_coop_run.py --xmx-run X --spv-dir D ub-bounds       unchecked out-of-bounds load reported
   check_coop_run.py --xmx-run X --spv-dir D ub-divergent    part of the subgroup loads: reported
@@ -425,6 +426,33 @@ def check_construct(args):
     print('ok: checked construct')
 
 
+def check_bench_gemm(args):
+    """bench/kernels/coop_gemm_bf16.spv (a 32x32 tile per subgroup) at 64x96x48 against a host
+    matmul: small integers, every sum exact in fp32."""
+    M, N, K = 64, 96, 48
+    rng = random.Random(13)
+    a = [encode(F(rng.randrange(-8, 9)), 'bf16') for _ in range(M * K)]
+    b = [encode(F(rng.randrange(-8, 9)), 'bf16') for _ in range(K * N)]
+    with tempfile.TemporaryDirectory() as tmp:
+        pa, pb, pc = (os.path.join(tmp, n) for n in ('a.bin', 'b.bin', 'c.bin'))
+        write_elements(pa, a, 2)
+        write_elements(pb, b, 2)
+        cmd = [args.xmx_run, args.name, '--global', '%d,%d' % (N // 2, M // 32), '--local', '16,1',
+               '--arg', 'buffer:file=' + pa, 'buffer:file=' + pb, 'buffer:zero:%d' % (M * N * 4),
+               'i32:%d' % M, 'i32:%d' % N, 'i32:%d' % K, '--dump', '2=' + pc]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            fail('%s exited %d:\n%s' % (' '.join(cmd), p.returncode, p.stderr))
+        got = struct.unpack('<%df' % (M * N), open(pc, 'rb').read())
+        for i in range(M):
+            for j in range(N):
+                want = sum(decode(a[i * K + k], 'bf16') * decode(b[k * N + j], 'bf16')
+                           for k in range(K))
+                if got[i * N + j] != want:
+                    fail('C[%d][%d] = %r, the host matmul gives %s' % (i, j, got[i * N + j], want))
+    print('ok: the benchmark\'s cooperative-matrix GEMM')
+
+
 def check_ub(args, kind):
     if kind == 'divergent':
         for module in modules(args.spv_dir, 'ub_divergent'):
@@ -548,6 +576,8 @@ def main():
         check_fp_models(args)
     elif args.what == 'checked':
         check_checked(args)
+    elif args.what == 'bench-gemm':
+        check_bench_gemm(args)
     elif args.what == 'construct':
         check_construct(args)
     elif args.what == 'relu':

@@ -54,3 +54,6 @@ add_test(NAME run.coop.bfloat16_arithmetic_refused
                  "only in conversions to and from other floats"
                  -- $<TARGET_FILE:xmx-run> ${CMAKE_CURRENT_SOURCE_DIR}/coop/spv/bf16_half_dot.llc22.O2.spv
                  --global 1 --arg buffer:zero:64 buffer:zero:64 buffer:zero:64 i64:0)
+# run_bench's cooperative-matrix GEMM (bench/kernels/coop_gemm_bf16.ll) computes a GEMM.
+add_test(NAME run.coop.bench_gemm
+         COMMAND ${XMX_COOP_RUN} bench-gemm ${CMAKE_SOURCE_DIR}/bench/kernels/coop_gemm_bf16.spv)
