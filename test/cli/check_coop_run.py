@@ -479,6 +479,15 @@ def check_ub(args, kind):
                     ['--check=error'], expect_rc=1)
             if 'memory.out-of-bounds' not in p.stderr:
                 fail('%s: expected memory.out-of-bounds:\n%s' % (module, p.stderr))
+    if kind == 'bounds':  # a Stride so large that the offsets overflow 64 bits
+        for module in modules(args.spv_dir, 'dump_c_f32_8x16_row'):
+            for stride in (1 << 62, -(1 << 63), (1 << 63) - 1):
+                p = run(args.xmx_run, module, 16,
+                        ['buffer:zero:512', 'buffer:zero:1536', 'buffer:zero:512',
+                         'i64:%d' % stride], ['--check=error'], expect_rc=1)
+                if 'spans more than 2^56 elements' not in p.stderr:
+                    fail('%s: Stride %d: expected the span report:\n%s' % (module, stride,
+                                                                            p.stderr))
     print('ok: ub ' + kind)
 
 
