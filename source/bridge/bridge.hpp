@@ -1,13 +1,19 @@
 // The bridge between our grammar and the installed SPIRV-Tools, which predates the extensions.
 //
 // Lift turns a module into one SPIRV-Tools can read: every instruction whose opcode is `extended`
-// in the grammar becomes an OpFunctionCall of an imported declaration (its id operands become
-// arguments, its one-word literal operands 32-bit integer constants), and extended capabilities,
-// extension strings, decorations and execution modes are set aside. Operands our grammar appends
-// to a core module-level instruction (OpTypeFloat's FPEncoding) are set aside too: a bfloat16 type
-// becomes a plain OpTypeFloat 16 when that stays a distinct type. Lower undoes it, also on a
-// lifted module that SPIRV-Tools' optimizer has rewritten. Lift followed by Lower gives back the
-// same words. Everything is driven by the grammar's origin flags, never by a list of opcodes.
+// in the grammar becomes an OpFunctionCall of an imported declaration (its value operands become
+// arguments, its one-word literal operands 32-bit integer constants, a type or function operand
+// is held by the declaration), and extended capabilities, extension strings, decorations and
+// execution modes are set aside. Operands our grammar appends to a core module-level instruction
+// (OpTypeFloat's FPEncoding) are set aside too: a bfloat16 type becomes a plain OpTypeFloat 16.
+// Types SPIRV-Tools cannot hold get stand-ins: a cooperative matrix a one-member struct of its
+// component type, a 4-bit integer an integer of a width the module does not use. A core
+// instruction that computes on cooperative matrices becomes a call too (its validity on a struct
+// would say nothing), while those that only move a value (phi, select, load, store, copy, call,
+// construct from one constituent, element 0) stay as they are. Lower undoes it, also on a lifted
+// module that SPIRV-Tools' optimizer has rewritten. Lift followed by Lower gives back the same
+// words. Everything is driven by the grammar's origin flags and the operands' types, never by a
+// list of extended opcodes.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +33,9 @@ namespace xmx::bridge {
 struct LiftedOperand {
   grammar::OperandKindId kind;
   bool is_id;  // an id operand passed as is; otherwise a one-word literal passed as a constant
+  // Nonzero for an id that is no value (a type, as in OpCooperativeMatrixLengthKHR, or a
+  // function): the declaration stands for it and the call passes nothing.
+  uint32_t fixed_id = 0;
 };
 
 // One imported declaration the bridge added: which instruction shape it stands for.
@@ -49,6 +58,12 @@ struct SetAsideOperands {
   std::vector<std::pair<grammar::OperandKindId, std::vector<uint32_t>>> operands;
 };
 
+// A type declaration replaced by a stand-in with the same result id, restored by Lower.
+struct ReplacedType {
+  uint32_t result_id;
+  ir::Instruction original;
+};
+
 // What Lower needs to restore the original module.
 struct LiftRecord {
   std::unordered_map<uint32_t, LiftedSignature> declarations;  // function id -> shape
@@ -57,8 +72,15 @@ struct LiftRecord {
   std::vector<SetAside> execution_modes;
   std::vector<SetAside> annotations;
   std::vector<SetAsideOperands> operands;
+  std::vector<ReplacedType> types;
   bool added_linkage = false;
-  bool added_float16 = false;  // for a bfloat16 type seen as a half by SPIRV-Tools
+  // Capabilities the stand-in types need (Float16 for a bfloat16 seen as a half, the integer
+  // width standing in for a 4-bit integer), each added once after the module's own.
+  std::vector<spv::Capability> added_capabilities;
+  // OpExtension "SPV_VALIDATOR_ignore_type_decl_unique", added when a stand-in equals another
+  // type of the module (a bfloat16 next to a half): SPIRV-Tools then checks no type for
+  // uniqueness, and the validator does it on the original module instead.
+  bool allowed_duplicate_types = false;
   // Ids of the types and constants the bridge added to the globals (removed again if unused).
   std::vector<uint32_t> added_globals;
   uint32_t original_bound = 0;
@@ -77,8 +99,9 @@ bool HasExtendedContent(const ir::Module& module);
 
 // Lifts a copy of `module`. Fails (with a diagnostic naming the instruction) only for an
 // extended instruction that cannot be expressed as a call, e.g. one with a string operand or an
-// extended type declaration, and for a type SPIRV-Tools cannot hold: a bfloat16 next to a half
-// (they would be one type), a 4-bit integer (SPV_INTEL_int4).
+// extended module-level instruction other than a cooperative-matrix type, and for a type
+// SPIRV-Tools cannot hold: a BFloat16KHR encoding on a width other than 16, a 4-bit integer
+// (SPV_INTEL_int4) in a module that uses integers of every width SPIRV-Tools knows.
 std::optional<LiftedModule> Lift(const ir::Module& module, Diagnostic* error);
 
 // Restores the extended instructions and everything set aside. Fails when the lifted module was
@@ -92,5 +115,9 @@ std::vector<std::optional<size_t>> OriginalIndices(const ir::Module& lifted);
 
 // The name prefix of the declarations the bridge adds (LinkageAttributes ... Import).
 inline constexpr const char* kDeclarationPrefix = "__xmx_bridge.";
+
+// The extension string that turns off SPIRV-Tools' type uniqueness check.
+inline constexpr const char* kIgnoreTypeUniquenessExtension =
+    "SPV_VALIDATOR_ignore_type_decl_unique";
 
 }  // namespace xmx::bridge

@@ -1,6 +1,6 @@
 // Lower: the calls of the bridge's declarations become the extended instructions again, and what
 // Lift set aside goes back where it was (see bridge.hpp).
-#include <set>
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -75,7 +75,9 @@ bool Lower(ir::Module& lifted, const LiftRecord& record, Diagnostic* error) {
         auto decl = record.declarations.find(inst.word(0));
         if (decl == record.declarations.end()) continue;
         const LiftedSignature& sig = decl->second;
-        if (inst.num_operands() != sig.operands.size() + 1) {
+        const size_t passed = static_cast<size_t>(std::ranges::count_if(
+            sig.operands, [](const LiftedOperand& op) { return op.fixed_id == 0; }));
+        if (inst.num_operands() != passed + 1) {
           if (error) {
             *error = Diagnostic{};
             error->message = "cannot lower a call of the bridge's declaration %" +
@@ -85,8 +87,13 @@ bool Lower(ir::Module& lifted, const LiftRecord& record, Diagnostic* error) {
         }
         ir::Instruction restored(sig.opcode, sig.has_result ? inst.result_type_id() : 0,
                                  sig.has_result ? inst.result_id() : 0);
+        size_t next_arg = 1;
         for (size_t i = 0; i < sig.operands.size(); ++i) {
-          const uint32_t arg = inst.word(i + 1);
+          if (sig.operands[i].fixed_id) {
+            restored.AddOperand(sig.operands[i].kind, {sig.operands[i].fixed_id});
+            continue;
+          }
+          const uint32_t arg = inst.word(next_arg++);
           if (sig.operands[i].is_id) {
             restored.AddOperand(sig.operands[i].kind, {arg});
             continue;
@@ -131,7 +138,27 @@ bool Lower(ir::Module& lifted, const LiftRecord& record, Diagnostic* error) {
     }
   };
   if (record.added_linkage) remove_last_capability(spv::Capability::Linkage);
-  if (record.added_float16) remove_last_capability(spv::Capability::Float16);
+  for (spv::Capability capability : record.added_capabilities) {
+    remove_last_capability(capability);
+  }
+  if (record.allowed_duplicate_types) {
+    auto& extensions = lifted.extensions();
+    for (auto it = extensions.rbegin(); it != extensions.rend(); ++it) {
+      if (it->StringOperand(0) == kIgnoreTypeUniquenessExtension) {
+        extensions.erase(std::next(it).base());
+        break;
+      }
+    }
+  }
+  for (const ReplacedType& replaced : record.types) {
+    for (ir::Instruction& inst : lifted.globals()) {
+      if (inst.result_id() != replaced.result_id) continue;
+      std::vector<ir::Instruction> lines = std::move(inst.debug_lines());
+      inst = replaced.original;
+      inst.debug_lines() = std::move(lines);
+      break;
+    }
+  }
   for (const SetAsideOperands& aside : record.operands) {
     for (ir::Instruction& inst : lifted.globals()) {
       if (inst.result_id() != aside.result_id) continue;

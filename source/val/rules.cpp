@@ -8,6 +8,7 @@ void RunExtensionRules(ValidationContext& context) {
   ValidateBlock2d(context);
   ValidateSubgroups(context);
   ValidateSplitMad(context);
+  ValidateCooperativeMatrix(context);
 }
 
 }  // namespace xmx::val

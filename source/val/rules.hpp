@@ -30,6 +30,11 @@ void ValidateSubgroups(ValidationContext& context);
 // Imported split matrix multiply-accumulate builtins (split-mad.*): SPEC-NOTES D.
 void ValidateSplitMad(ValidationContext& context);
 
+// Cooperative matrices, device-independent (coop.*): what upstream SPIRV-Tools checks for Kernel
+// modules plus the operand bits and the SPV_INTEL_joint_matrix instructions
+// (COOPERATIVE-MATRIX.md A5; DECISIONS 14).
+void ValidateCooperativeMatrix(ValidationContext& context);
+
 // Every family, in a fixed order.
 void RunExtensionRules(ValidationContext& context);
 
