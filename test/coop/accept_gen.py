@@ -243,10 +243,72 @@ declare spir_func void @_Z33__spirv_CooperativeMatrixStoreKHR(ptr addrspace(1), 
     return text
 
 
+# Matrices whose element mapping COOPERATIVE-MATRIX.md A4 states (DECISIONS 15), per subgroup
+# size: (kind, rows, cols, use).
+COORD_MATRICES = {
+    16: [("bf16", 8, 16, 0), ("s8", 8, 32, 0), ("bf16", 16, 16, 1), ("s8", 32, 16, 1),
+         ("f32", 8, 16, 2), ("f32", 32, 64, 2), ("f32", 1, 64, 2)],
+    8: [("bf16", 8, 16, 0), ("s8", 8, 32, 0), ("bf16", 16, 8, 1), ("f32", 8, 8, 2)],
+}
+
+
+def coord_source(name, sg, mats):
+    """get_coord over every element of each matrix: a fill (the values do not matter), Length,
+    and for i < Length the (row, column) of element i, written to out[region][lane][i]; the
+    lengths go to lens[region]. Region r starts at element 2 * sg * (sum of the earlier lengths
+    bound), bound = 128 elements per lane."""
+    text = header("joint_matrix get_coord: the (row, column) of every element every work-item\n"
+                  "holds, for A, B and accumulator matrices at SIMD%d, with Length as the bound."
+                  % sg)
+    text += ("define spir_kernel void @%s(ptr addrspace(1) %%out, ptr addrspace(1) %%lens) "
+             "!intel_reqd_sub_group_size !0 {\nentry:\n" % name)
+    text += "  %lane = call spir_func i32 @_Z22get_sub_group_local_idv()\n"
+    text += "  %lane64 = zext i32 %lane to i64\n"
+    decls = []
+    for r, (kind, rows, cols, use) in enumerate(mats):
+        t = matrix(kind, rows, cols, use)
+        fill = "0" if IR_TYPE[kind].startswith("i") else "0.0"
+        v = dict(r=r, t=t, ty=IR_TYPE[kind], fill=fill, sg=sg, base=r * 2 * sg * 128,
+                 next="m%d" % (r + 1) if r + 1 < len(mats) else "done")
+        text += """  br label %%m%(r)d
+m%(r)d:
+  %%x%(r)d = call spir_func %(t)s @_Z26__spirv_CompositeConstruct_%(r)d(%(ty)s %(fill)s)
+  %%len%(r)d = call spir_func i32 @_Z34__spirv_CooperativeMatrixLengthKHR_%(r)d(%(t)s %%x%(r)d)
+  %%lp%(r)d = getelementptr inbounds i32, ptr addrspace(1) %%lens, i64 %(r)d
+  store i32 %%len%(r)d, ptr addrspace(1) %%lp%(r)d
+  %%len64_%(r)d = zext i32 %%len%(r)d to i64
+  %%lanebase%(r)d = mul i64 %%lane64, 256
+  %%base%(r)d = add i64 %%lanebase%(r)d, %(base)d
+  %%some%(r)d = icmp ne i32 %%len%(r)d, 0
+  br i1 %%some%(r)d, label %%loop%(r)d, label %%%(next)s
+loop%(r)d:
+  %%i%(r)d = phi i64 [ 0, %%m%(r)d ], [ %%inext%(r)d, %%loop%(r)d ]
+  %%i32_%(r)d = trunc i64 %%i%(r)d to i32
+  %%xy%(r)d = call spir_func <2 x i32> @_Z45__spirv_CooperativeMatrixGetElementCoordINTEL_%(r)d(%(t)s %%x%(r)d, i32 %%i32_%(r)d)
+  %%two%(r)d = shl i64 %%i%(r)d, 1
+  %%at%(r)d = add i64 %%base%(r)d, %%two%(r)d
+  %%p%(r)d = getelementptr inbounds i32, ptr addrspace(1) %%out, i64 %%at%(r)d
+  store <2 x i32> %%xy%(r)d, ptr addrspace(1) %%p%(r)d, align 4
+  %%inext%(r)d = add i64 %%i%(r)d, 1
+  %%more%(r)d = icmp ult i64 %%inext%(r)d, %%len64_%(r)d
+  br i1 %%more%(r)d, label %%loop%(r)d, label %%%(next)s
+""" % v
+        decls.append("declare spir_func %(t)s @_Z26__spirv_CompositeConstruct_%(r)d(%(ty)s)" % v)
+        decls.append("declare spir_func i32 @_Z34__spirv_CooperativeMatrixLengthKHR_%(r)d(%(t)s)"
+                     % v)
+        decls.append("declare spir_func <2 x i32> "
+                     "@_Z45__spirv_CooperativeMatrixGetElementCoordINTEL_%(r)d(%(t)s, i32)" % v)
+    text += "done:\n  ret void\n}\n\n!0 = !{i32 %d}\n\n" % sg
+    text += "declare spir_func i32 @_Z22get_sub_group_local_idv()\n"
+    return text + "\n".join(decls) + "\n"
+
+
 def verdicts(sg):
-    """Every module is valid on the devices of its family and rejected by a cooperative-matrix
-    device rule on the others (a SIMD16 shape has no row on dg2, a SIMD8 one none on pvc/bmg)."""
-    return {dev: ("valid" if fam == sg else "coop.device") for dev, fam in VAL_DEVICES.items()}
+    """Every module is valid on the devices of its family and rejected on the others: a SIMD16
+    shape has no row in dg2's cooperative-matrix table (a coop.device rule), and a SIMD8 kernel
+    declares a subgroup size pvc and bmg do not have (subgroups.size), or has no row there."""
+    rejected = ["coop.device"] if sg == 16 else ["coop.device", "subgroups.size"]
+    return {dev: ("valid" if fam == sg else rejected) for dev, fam in VAL_DEVICES.items()}
 
 
 GEMMS = [
@@ -338,6 +400,18 @@ def main():
                                    run_on=FAMILY_DEVICES[g["sg"]][:1] + (
                                        ["bmg"] if g["sg"] == 16 else []),
                                    verdicts=verdicts(g["sg"]))
+    for sg, mats in COORD_MATRICES.items():
+        name = "coord_sg%d" % sg
+        (SRC / (name + ".ll")).write_text(coord_source(name, sg, mats))
+        manifest[name] = dict(kind="coord", sg=sg, matrices=[list(m) for m in mats],
+                              lanes_stride=256, run_on=FAMILY_DEVICES[sg][:1],
+                              verdicts=verdicts(sg))
+    # The element-wise kernels written in SPIR-V assembly (accept_src/*.spvasm, see there).
+    manifest["scale_bf16_sg16"] = dict(kind="scale", a="bf16", b="bf16", c="f32", d="f32", m=8,
+                                       n=16, k=16, sg=16, run_on=["pvc", "bmg"],
+                                       verdicts=verdicts(16))
+    manifest["relu_int8_sg16"] = dict(kind="relu", a="s8", b="u8", c="s32", d="s32", m=8, n=16,
+                                      k=32, sg=16, run_on=["pvc", "bmg"], verdicts=verdicts(16))
     for r in table_rows():
         (SRC / (r["name"] + ".ll")).write_text(row_source(r))
         manifest[r["name"]] = dict(kind="row", a=r["a"], b=r["b"], c=r["c"], d=r["d"], m=r["m"],

@@ -1,0 +1,47 @@
+# Acceptance of issue 10 (deliverable 6) on the modules of test/coop/accept_spv: joint_matrix-style
+# GEMMs built by llc-22 at -O0 and -O2, one kernel per row of every device's cooperative-matrix
+# table, get_coord over A, B and accumulators, and element-wise epilogues (per-element scaling,
+# ReLU) in the SPIRV-LLVM-Translator's access-chain form (test/coop/accept_gen.py,
+# accept_build.sh). One test per module (producer and opt level in its name) and check:
+#   coop.accept.val.<module>  xmx-val's verdict on pvc, bmg and dg2 (accept_spv/manifest.json):
+#                             valid with SPIRV-Tools' core validation, or rejected by the rule
+#   coop.accept.run.<module>  xmx-run on the devices of the module's table family, against the
+#                             models of test/cli/check_coop_accept.py (host matmul, element-wise
+#                             models, the get_coord mapping of DECISIONS 15)
+# test/coop/PENDING.md lists the checks not registered yet and what they wait for.
+set(xmx_accept_dir ${CMAKE_SOURCE_DIR}/test/coop/accept_spv)
+set(xmx_accept_checker ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_coop_accept.py)
+file(GLOB xmx_accept_modules CONFIGURE_DEPENDS ${xmx_accept_dir}/*.spv)
+
+# Modules (regular expressions on the file name) whose checks pass with what is merged.
+# SIMD8 modules: valid on dg2, and pvc and bmg reject their subgroup size. The SIMD16 ones wait
+# for the per-device cooperative-matrix tables (dg2 must reject them: PENDING.md).
+set(xmx_accept_val_ready "sg8")
+set(xmx_accept_run_ready "")
+
+# True in OUT when NAME matches one of the regular expressions in the list named LIST.
+function(xmx_accept_ready out name list)
+  set(${out} FALSE PARENT_SCOPE)
+  foreach(pattern ${${list}})
+    if(name MATCHES "${pattern}")
+      set(${out} TRUE PARENT_SCOPE)
+    endif()
+  endforeach()
+endfunction()
+
+foreach(module ${xmx_accept_modules})
+  get_filename_component(stem ${module} NAME_WLE)
+  xmx_accept_ready(val_ready ${stem} xmx_accept_val_ready)
+  if(val_ready)
+    add_test(NAME coop.accept.val.${stem}
+             COMMAND ${Python3_EXECUTABLE} ${xmx_accept_checker} val
+                     --xmx-val $<TARGET_FILE:xmx-val> ${module} ${xmx_accept_dir}/manifest.json)
+  endif()
+  xmx_accept_ready(run_ready ${stem} xmx_accept_run_ready)
+  if(run_ready)
+    add_test(NAME coop.accept.run.${stem}
+             COMMAND ${Python3_EXECUTABLE} ${xmx_accept_checker} run
+                     --xmx-run $<TARGET_FILE:xmx-run> ${module} ${xmx_accept_dir}/manifest.json
+                     ${CMAKE_CURRENT_BINARY_DIR}/coop_accept/${stem})
+  endif()
+endforeach()
