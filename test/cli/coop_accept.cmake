@@ -45,3 +45,12 @@ foreach(module ${xmx_accept_modules})
                      ${CMAKE_CURRENT_BINARY_DIR}/coop_accept/${stem})
   endif()
 endforeach()
+
+# xmx-dis | xmx-as gives every acceptance module back byte for byte (header generator word aside).
+if(XMX_SPIRV_AS AND XMX_SPIRV_DIS)
+  add_test(NAME as.coop_accept_round_trip
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/compare_as.py
+                   --xmx-as $<TARGET_FILE:xmx-as> --spirv-as ${XMX_SPIRV_AS}
+                   --spirv-dis ${XMX_SPIRV_DIS} --xmx-dis $<TARGET_FILE:xmx-dis>
+                   --spv-dir ${xmx_accept_dir} --min-comparisons 84)
+endif()
