@@ -39,6 +39,11 @@ enum class ElementType : uint8_t {
 };
 std::string_view ElementTypeName(ElementType type);  // "i8", "bf16", "f8e4m3", ...
 std::optional<ElementType> ParseElementType(std::string_view name);
+// The SYCL matrix_type spellings (sycl_ext_oneapi_matrix) used by the cooperative_matrix rows
+// and xmx-query: s4 u4 s8 u8 s16 s32 s64 fp16 bf16 tf32 fp32 fp64 (float8/float4 keep our names).
+std::string_view SyclTypeName(ElementType type);
+// Accepts the SYCL spellings above, and also our own names ("i8", "f16", ...).
+std::optional<ElementType> ParseSyclType(std::string_view name);
 // A type that SPIR-V can declare directly (OpTypeInt / OpTypeFloat): i8..i64, f16, f32, f64.
 bool IsSpirvScalarType(ElementType type);
 
@@ -167,6 +172,21 @@ struct SplitMatrixMadRow {
   Provenance provenance;
 };
 
+// One row of a device's joint_matrix combinations (COOPERATIVE-MATRIX.md A3: what SYCL's runtime
+// reports for the device). Not derived from the matrix_mad rows: a joint_matrix shape such as
+// 16x16x16 or 32x64x16 takes several native operations, M may be any value up to 8, and C and D
+// may differ. The row accepts every choice of one type from each of `a`, `b`, `c`, `d`.
+struct CooperativeMatrixRow {
+  std::vector<ElementType> a, b, c, d;  // logical element types (bf16, tf32, i8/u8, ...)
+  std::vector<uint32_t> m;              // allowed M values, ascending
+  bool m_is_range = false;              // written as {"min", "max"}: printed "1..8"
+  uint32_t n = 0, k = 0;
+  uint32_t subgroup_size = 0;
+  Provenance provenance;
+
+  std::string MText() const;  // "1..8" or "16" or "1, 32"
+};
+
 struct ExtensionEntry {
   std::string name;
   Provenance provenance;
@@ -186,6 +206,8 @@ struct DeviceProfile {
   Table<Block2dRow> block2d;
   Block2dLimits block2d_limits;
   Table<SplitMatrixMadRow> split_matrix_mad;
+  // Absent in a profile without "base": "no_table" (only the SPIR-V rules, like "opencl").
+  Table<CooperativeMatrixRow> cooperative_matrix{TableKind::kNoTable, {}};
 
   bool SupportsSubgroupSize(uint32_t size) const;
   // nullptr when the extension is not exposed (also when any_extension is set).
@@ -341,5 +363,72 @@ struct MatrixShapeCheck {
 MatrixShapeCheck ValidateMatrixShape(const DeviceProfile& profile, const MatrixTypes& types,
                                      const MatrixShape& shape,
                                      std::optional<uint32_t> subgroup_size = {});
+
+// --- Cooperative matrix (joint_matrix) queries: the cooperative_matrix rows --------------------
+// The same three forms as the native table above, answered from the joint_matrix rows. xmx-val's
+// coop.device.* rules and xmx-query both go through MatchCooperativeMatrix, so a combination is
+// valid in one exactly when it is in the other.
+
+// One row and one choice of A, B, C, D types (SYCL's `combination`).
+struct CooperativeMatrixCombination {
+  MatrixTypes types;
+  std::vector<uint32_t> m;  // allowed M values
+  bool m_is_range = false;
+  uint32_t n = 0, k = 0;
+  uint32_t subgroup_size = 0;
+  const CooperativeMatrixRow* row = nullptr;
+};
+std::string ToSyclString(const MatrixTypes& types);  // "A bf16, B bf16, C fp32, D fp32"
+
+// "general": every combination of the profile (empty without a table).
+std::vector<CooperativeMatrixCombination> CooperativeMatrixCombinations(
+    const DeviceProfile& profile);
+
+struct CooperativeMatrixQuery {
+  MatrixTypes types;
+  MatrixShape shape;
+  uint32_t subgroup_size = 0;  // 0: any subgroup size of the rows
+};
+
+// kMatched: `row` accepts the query (kConvention rows -> warning in xmx-val). kMismatch: the
+// first field that fails, in the order A, B, C, D types, shape (M x N x K), subgroup size, with
+// what the rows left at that point support.
+struct CooperativeMatrixMatch {
+  MatchStatus status = MatchStatus::kMismatch;
+  const CooperativeMatrixRow* row = nullptr;
+  Mismatch mismatch;  // field: "Matrix A type", ..., "Shape (M x N x K)", "Subgroup size"
+  // "Matrix A type fp32 is not supported by OpCooperativeMatrixMulAddKHR on device pvc;
+  // supported: u8, s8, fp16, bf16, tf32"; for kNotSupported: "device X has no cooperative
+  // matrix (joint_matrix) support"; empty when matched or no table.
+  std::string Message(const DeviceProfile& profile) const;
+};
+CooperativeMatrixMatch MatchCooperativeMatrix(const DeviceProfile& profile,
+                                              const CooperativeMatrixQuery& query);
+
+// "default": the largest shape (by M*N*K, then the smaller subgroup size) for the types.
+std::optional<MatrixShape> DefaultCooperativeMatrixShape(
+    const DeviceProfile& profile, const MatrixTypes& types,
+    std::optional<uint32_t> subgroup_size = {});
+
+struct CooperativeMatrixShapeCheck {
+  MatchStatus status = MatchStatus::kMismatch;  // kMatched, kNoTable, kNotSupported, kMismatch
+  std::optional<CooperativeMatrixCombination> combination;  // kMatched
+  std::vector<MatrixShape> nearest;  // kMismatch: closest valid shapes for the types, best first
+  std::string message;               // kMismatch / kNoTable / kNotSupported
+};
+// "validation": MatchCooperativeMatrix, plus the nearest valid shapes when it fails.
+CooperativeMatrixShapeCheck ValidateCooperativeMatrixShape(
+    const DeviceProfile& profile, const MatrixTypes& types, const MatrixShape& shape,
+    std::optional<uint32_t> subgroup_size = {});
+
+// The Use of a cooperative matrix (SPV_KHR_cooperative_matrix: 0 A, 1 B, 2 Accumulator).
+enum class MatrixUse : uint8_t { kA, kB, kAccumulator };
+// Whether some row, at any subgroup size, takes a matrix of this use, one of `types` (the
+// readings its component type allows) and rows x cols (A: M x K, B: K x N, accumulator: M x N
+// with the row's C or D type). When none does, `supported` gets the "ROWSxCOLS" shapes the rows
+// with one of these types allow for the use (empty: no row has the types).
+bool CooperativeMatrixUseFits(const DeviceProfile& profile, MatrixUse use,
+                              const std::vector<ElementType>& types, uint32_t rows, uint32_t cols,
+                              std::vector<std::string>* supported);
 
 }  // namespace xmx::device

@@ -368,6 +368,80 @@ SplitMatrixMadRow ReadSplitRow(const json& object, const std::string& path) {
   return row;
 }
 
+// One SYCL type spelling ("bf16") or an array of them (["u8", "s8"]).
+std::vector<ElementType> ReadSyclTypes(const json& value, const std::string& path) {
+  auto read_one = [](const json& v, const std::string& p) {
+    const std::string text = ReadString(v, p);
+    std::optional<ElementType> type = ParseSyclType(text);
+    if (!type || SyclTypeName(*type) != text) {
+      Fail(p, "unknown element type \"" + text +
+                  "\"; expected a SYCL spelling: s4, u4, s8, u8, s16, s32, s64, fp16, bf16, tf32, "
+                  "fp32, fp64, f8e4m3, f8e5m2, f4e2m1");
+    }
+    return *type;
+  };
+  std::vector<ElementType> types;
+  if (value.is_array()) {
+    if (value.empty()) Fail(path, "expected a type or a non-empty array of types");
+    for (size_t i = 0; i < value.size(); ++i) {
+      ElementType t = read_one(value[i], Index(path, i));
+      if (std::find(types.begin(), types.end(), t) != types.end()) {
+        Fail(Index(path, i), "type listed twice");
+      }
+      types.push_back(t);
+    }
+  } else {
+    types.push_back(read_one(value, path));
+  }
+  return types;
+}
+
+// An M list, or {"min": A, "max": B} for every M from A to B (SYCL's max_msize: 1..8).
+constexpr uint32_t kMaxCooperativeM = 4096;
+
+void ReadCooperativeM(const json& value, const std::string& path, CooperativeMatrixRow& row) {
+  if (value.is_object()) {
+    CheckKeys(value, path, {"min", "max"});
+    uint32_t min = 1;
+    if (auto it = value.find("min"); it != value.end()) min = ReadPositive(*it, Child(path, "min"));
+    const uint32_t max = ReadPositive(Require(value, "max", path), Child(path, "max"));
+    if (min > max) Fail(path, "min is greater than max");
+    if (max > kMaxCooperativeM) {
+      Fail(Child(path, "max"), "M above " + std::to_string(kMaxCooperativeM) + " is not a tile");
+    }
+    for (uint32_t m = min; m <= max; ++m) row.m.push_back(m);
+    row.m_is_range = true;
+    return;
+  }
+  row.m = ReadPositiveList(value, path);
+  for (size_t i = 0; i < row.m.size(); ++i) {
+    if (row.m[i] > kMaxCooperativeM) {
+      Fail(Index(path, i), "M above " + std::to_string(kMaxCooperativeM) + " is not a tile");
+    }
+  }
+  std::sort(row.m.begin(), row.m.end());
+  if (std::adjacent_find(row.m.begin(), row.m.end()) != row.m.end()) {
+    Fail(path, "an M value is listed twice");
+  }
+}
+
+CooperativeMatrixRow ReadCooperativeMatrixRow(const json& object, const std::string& path) {
+  CheckObject(object, path);
+  CheckKeys(object, path, {"a", "b", "c", "d", "m", "n", "k", "subgroup_size"}, true);
+  CooperativeMatrixRow row;
+  row.a = ReadSyclTypes(Require(object, "a", path), Child(path, "a"));
+  row.b = ReadSyclTypes(Require(object, "b", path), Child(path, "b"));
+  row.c = ReadSyclTypes(Require(object, "c", path), Child(path, "c"));
+  row.d = ReadSyclTypes(Require(object, "d", path), Child(path, "d"));
+  ReadCooperativeM(Require(object, "m", path), Child(path, "m"), row);
+  row.n = ReadPositive(Require(object, "n", path), Child(path, "n"));
+  row.k = ReadPositive(Require(object, "k", path), Child(path, "k"));
+  row.subgroup_size =
+      ReadPositive(Require(object, "subgroup_size", path), Child(path, "subgroup_size"));
+  row.provenance = ReadProvenance(object, path);
+  return row;
+}
+
 ExtensionEntry ReadExtension(const json& value, const std::string& path) {
   ExtensionEntry entry;
   if (value.is_string()) {
@@ -468,6 +542,34 @@ void CheckMatrixRowsDisjoint(const Table<MatrixMadRow>& table) {
   }
 }
 
+bool SharesType(const std::vector<ElementType>& x, const std::vector<ElementType>& y) {
+  return std::any_of(x.begin(), x.end(),
+                     [&](ElementType t) { return std::find(y.begin(), y.end(), t) != y.end(); });
+}
+
+// Two cooperative-matrix rows accepting the same combination would make a match ambiguous.
+void CheckCooperativeRowsDisjoint(const Table<CooperativeMatrixRow>& table) {
+  for (size_t i = 0; i < table.rows.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      const CooperativeMatrixRow& x = table.rows[i];
+      const CooperativeMatrixRow& y = table.rows[j];
+      if (x.subgroup_size != y.subgroup_size || x.n != y.n || x.k != y.k || !SharesType(x.a, y.a) ||
+          !SharesType(x.b, y.b) || !SharesType(x.c, y.c) || !SharesType(x.d, y.d)) {
+        continue;
+      }
+      for (uint32_t m : x.m) {
+        if (std::binary_search(y.m.begin(), y.m.end(), m)) {
+          Fail(Index("cooperative_matrix", i),
+               "accepts a combination (M " + std::to_string(m) + ", N " + std::to_string(x.n) +
+                   ", K " + std::to_string(x.k) + ", subgroup size " +
+                   std::to_string(x.subgroup_size) + ") that cooperative_matrix[" +
+                   std::to_string(j) + "] accepts too");
+        }
+      }
+    }
+  }
+}
+
 void CheckConsistency(const DeviceProfile& profile) {
   auto check_size = [&](uint32_t size, const std::string& path) {
     if (!profile.SupportsSubgroupSize(size)) {
@@ -488,6 +590,11 @@ void CheckConsistency(const DeviceProfile& profile) {
     }
   }
   CheckMatrixRowsDisjoint(profile.matrix_mad);
+  for (size_t i = 0; i < profile.cooperative_matrix.rows.size(); ++i) {
+    check_size(profile.cooperative_matrix.rows[i].subgroup_size,
+               Child(Index("cooperative_matrix", i), "subgroup_size"));
+  }
+  CheckCooperativeRowsDisjoint(profile.cooperative_matrix);
   for (size_t i = 0; i < profile.block2d.rows.size(); ++i) {
     const Block2dRow& row = profile.block2d.rows[i];
     const auto& sizes = profile.block2d_limits.element_sizes;
@@ -549,10 +656,27 @@ void ReadExtensions(const json& value, const std::string& key, bool append,
 DeviceProfile ReadProfile(const json& root, const BaseResolver& resolve_base) {
   CheckObject(root, "");
   CheckKeys(root, "",
-            {"name", "base", "description", "notes", "+notes", "subgroup_sizes", "extensions",
-             "+extensions", "subgroup_type_features", "+subgroup_type_features", "subgroup_ops",
-             "+subgroup_ops", "matrix_mad", "+matrix_mad", "block2d", "+block2d", "block2d_limits",
-             "split_matrix_mad", "+split_matrix_mad"});
+            {"name",
+             "base",
+             "description",
+             "notes",
+             "+notes",
+             "subgroup_sizes",
+             "extensions",
+             "+extensions",
+             "subgroup_type_features",
+             "+subgroup_type_features",
+             "subgroup_ops",
+             "+subgroup_ops",
+             "matrix_mad",
+             "+matrix_mad",
+             "block2d",
+             "+block2d",
+             "block2d_limits",
+             "split_matrix_mad",
+             "+split_matrix_mad",
+             "cooperative_matrix",
+             "+cooperative_matrix"});
   DeviceProfile profile;
   const bool has_base = root.contains("base");
   if (has_base) {
@@ -621,6 +745,12 @@ DeviceProfile ReadProfile(const json& root, const BaseResolver& resolve_base) {
   }
   if (auto it = root.find("+split_matrix_mad"); it != root.end()) {
     AppendRows(profile.split_matrix_mad, *it, "+split_matrix_mad", &ReadSplitRow);
+  }
+  if (auto it = root.find("cooperative_matrix"); it != root.end()) {
+    profile.cooperative_matrix = ReadTable(*it, "cooperative_matrix", &ReadCooperativeMatrixRow);
+  }
+  if (auto it = root.find("+cooperative_matrix"); it != root.end()) {
+    AppendRows(profile.cooperative_matrix, *it, "+cooperative_matrix", &ReadCooperativeMatrixRow);
   }
   CheckConsistency(profile);
   return profile;

@@ -9,6 +9,7 @@ void RunExtensionRules(ValidationContext& context) {
   ValidateSubgroups(context);
   ValidateSplitMad(context);
   ValidateCooperativeMatrix(context);
+  ValidateCooperativeMatrixDevice(context);
 }
 
 }  // namespace xmx::val

@@ -35,6 +35,10 @@ void ValidateSplitMad(ValidationContext& context);
 // (COOPERATIVE-MATRIX.md A5; DECISIONS 14).
 void ValidateCooperativeMatrix(ValidationContext& context);
 
+// Per-device rules for cooperative matrices (coop.device.*): OpCooperativeMatrixMulAddKHR against
+// the device's cooperative_matrix rows (COOPERATIVE-MATRIX.md A3, A4), matrix types no row fits.
+void ValidateCooperativeMatrixDevice(ValidationContext& context);
+
 // Every family, in a fixed order.
 void RunExtensionRules(ValidationContext& context);
 
