@@ -110,6 +110,7 @@ bool PartOffset(Loader& loader, uint32_t type_id, std::span<const uint32_t> indi
         type_id = t.type->element;
         break;
       case ir::TypeKind::kVector:
+      case ir::TypeKind::kCooperativeMatrix:  // the invocation's slice (coop_layout.hpp)
         if (index >= t.value.components) return false;
         *offset += index * t.value.scalar.bytes;
         type_id = t.type->element;

@@ -294,7 +294,7 @@ uint32_t AlignmentOperand(const ir::Instruction& inst, size_t mask_index, uint64
 // (vectors: the vector's size, 3-vectors as 4).
 uint64_t NaturalAlignment(const TypeInfo& t) {
   if (t.kind == ir::TypeKind::kVector || t.kind == ir::TypeKind::kArray ||
-      t.kind == ir::TypeKind::kStruct) {
+      t.kind == ir::TypeKind::kStruct || t.kind == ir::TypeKind::kCooperativeMatrix) {
     return std::max<uint64_t>(t.value.scalar.bytes, 1);
   }
   return std::max<uint64_t>(t.lane_bytes, 1);
@@ -371,13 +371,15 @@ bool BindAccessChain(Loader& loader, const ir::Instruction& inst, Instr& out, bo
       type_id = t.type->members[*member];
       continue;
     }
-    if (t.kind != ir::TypeKind::kArray && t.kind != ir::TypeKind::kRuntimeArray &&
-        t.kind != ir::TypeKind::kVector) {
+    // A cooperative matrix is indexed like a vector: its elements are the invocation's slice
+    // (coop_layout.hpp), which is how producers write element access (COOPERATIVE-MATRIX.md A1).
+    const bool packed = t.kind == ir::TypeKind::kVector || t.kind == ir::TypeKind::kCooperativeMatrix;
+    if (t.kind != ir::TypeKind::kArray && t.kind != ir::TypeKind::kRuntimeArray && !packed) {
       return loader.Fail(inst, "access chain indexes into a type that has no elements");
     }
     const uint32_t element = t.type->element;
     const TypeInfo& e = loader.Type(element);
-    const uint64_t stride = t.kind == ir::TypeKind::kVector ? e.lane_bytes : e.memory_bytes;
+    const uint64_t stride = packed ? e.lane_bytes : e.memory_bytes;
     if (auto c = loader.types().GetConstantInt(idx, true)) {
       d.constant_offset += static_cast<uint64_t>(*c) * stride;  // wraps, as the address does
     } else if (!add_dynamic(idx, stride)) {

@@ -245,10 +245,13 @@ bool Loader::SupportedType(uint32_t type_id, std::string* why) {
       case Kind::kFloat:
         // A bfloat16 (SPV_KHR_bfloat16) has a half's width but not its arithmetic: computing
         // with it as a half would give wrong results without a word.
-        if (type->float_encoding) {
+        // bfloat16 (SPV_KHR_bfloat16) is carried as 16-bit patterns; InstructionCheck::Run lets
+        // it reach only the instructions that move it or convert it (a half's arithmetic on it
+        // would give wrong results without a word).
+        if (type->float_encoding && !(type->width == 16 && *type->float_encoding == 0)) {
           problem = "xmx-run does not compute with floats of an FP encoding (type " + Id(type_id) +
                     ", OpTypeFloat " + std::to_string(type->width) + " with encoding " +
-                    std::to_string(*type->float_encoding) + ": BFloat16KHR is 0)";
+                    std::to_string(*type->float_encoding) + "; it knows BFloat16KHR, 0)";
         } else if (type->width != 16 && type->width != 32 && type->width != 64) {
           problem = "xmx-run supports floats of 16, 32 and 64 bits, not " +
                     std::to_string(type->width) + " (type " + Id(type_id) + ")";
@@ -267,6 +270,13 @@ bool Loader::SupportedType(uint32_t type_id, std::string* why) {
         }
         break;
       }
+      case Kind::kCooperativeMatrix:
+        if (!SupportedType(type->element, &problem)) {
+          problem = "cooperative-matrix type " + Id(type_id) + ": " + problem;
+        } else {
+          CoopLayoutOf(type_id, &problem);
+        }
+        break;
       case Kind::kArray:
       case Kind::kRuntimeArray:
         if (!SupportedType(type->element, &problem)) {

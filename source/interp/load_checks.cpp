@@ -14,6 +14,7 @@
 
 #include <string>
 
+#include "interp/coop_support.hpp"
 #include "ir/id_operands.hpp"
 
 namespace xmx::interp {
@@ -41,7 +42,61 @@ bool InstructionCheck::Run() {
       return Fail("operand " + Id(inst_.word(i)) + ": " + why);
     }
   }
-  return Opcode();
+  return BFloat16Allowed() && Opcode();
+}
+
+// bfloat16 values are 16-bit patterns to xmx-run: instructions that move them, the conversions
+// to and from other floats (exec_coop_convert.cpp) and the cooperative-matrix instructions take
+// them; arithmetic would compute with them as halves, so it is refused.
+bool InstructionCheck::BFloat16Allowed() {
+  const ir::TypeTable& types = loader_.types();
+  uint32_t found = 0;
+  if (inst_.has_result_type() && HasBFloat16Components(types, inst_.result_type_id())) {
+    found = inst_.result_type_id();
+  }
+  for (size_t i = 0; i < inst_.num_operands() && found == 0; ++i) {
+    if (!grammar::IsIdKind(inst_.operand(i).kind)) continue;
+    const uint32_t type = loader_.ValueTypeId(inst_.word(i));
+    if (type != 0 && HasBFloat16Components(types, type)) found = type;
+  }
+  if (found == 0) return true;
+  switch (inst_.opcode()) {
+    case Op::OpFunction:
+    case Op::OpFunctionParameter:
+    case Op::OpUndef:
+    case Op::OpLoad:
+    case Op::OpStore:
+    case Op::OpVariable:
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain:
+    case Op::OpPtrAccessChain:
+    case Op::OpInBoundsPtrAccessChain:
+    case Op::OpCompositeConstruct:
+    case Op::OpCompositeExtract:
+    case Op::OpCompositeInsert:
+    case Op::OpVectorExtractDynamic:
+    case Op::OpVectorInsertDynamic:
+    case Op::OpVectorShuffle:
+    case Op::OpCopyObject:
+    case Op::OpBitcast:
+    case Op::OpSelect:
+    case Op::OpPhi:
+    case Op::OpFunctionCall:
+    case Op::OpReturnValue:
+    case Op::OpFConvert:
+    case Op::OpCooperativeMatrixLoadKHR:
+    case Op::OpCooperativeMatrixStoreKHR:
+    case Op::OpCooperativeMatrixMulAddKHR:
+    case Op::OpCooperativeMatrixLoadCheckedINTEL:
+    case Op::OpCooperativeMatrixStoreCheckedINTEL:
+    case Op::OpCooperativeMatrixConstructCheckedINTEL:
+    case Op::OpCooperativeMatrixGetElementCoordINTEL:
+      return true;
+    default:
+      return Fail("xmx-run computes with bfloat16 (type " + Id(found) +
+                  ") only in conversions to and from other floats; this instruction would "
+                  "compute with it as a half");
+  }
 }
 
 bool InstructionCheck::Opcode() {

@@ -13,8 +13,10 @@ using Kind = ir::TypeKind;
 
 inline std::string Id(uint32_t id) { return "%" + std::to_string(id); }
 
+// Cooperative matrices count as vectors here: each invocation holds its slice of the matrix, and
+// element-wise arithmetic and conversions apply to the slice.
 inline bool IsScalarOrVectorOf(const TypeInfo& t, ScalarKind scalar) {
-  return (t.kind == Kind::kVector || t.kind == (scalar == ScalarKind::kInt     ? Kind::kInt
+  return (t.kind == Kind::kVector || t.kind == Kind::kCooperativeMatrix || t.kind == (scalar == ScalarKind::kInt     ? Kind::kInt
                                                 : scalar == ScalarKind::kFloat ? Kind::kFloat
                                                                                : Kind::kBool)) &&
          t.value.scalar.kind == scalar;
@@ -146,6 +148,7 @@ class InstructionCheck {
   bool Atomic(size_t value, size_t comparator);
   bool Call();
   bool Phi();
+  bool BFloat16Allowed();
 
   Loader& loader_;
   const ir::Instruction& inst_;

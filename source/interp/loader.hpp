@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "interp/coop_layout.hpp"
 #include "interp/program.hpp"
 #include "interp/uniformity.hpp"
 #include "ir/module_info.hpp"
@@ -115,6 +116,9 @@ class Loader {
   // Whether xmx-run has a layout for values of this type (integer and float widths it
   // implements, through vectors, arrays and structs); otherwise *why says what is missing.
   bool SupportedType(uint32_t type_id, std::string* why);
+  // The element mapping of a cooperative-matrix type at this program's subgroup size
+  // (loader_coop.cpp), or nullopt with *why saying why there is none.
+  std::optional<CoopLayout> CoopLayoutOf(uint32_t type_id, std::string* why);
   bool failed() const { return error_.has_value(); }
   const std::optional<LoadError>& error() const { return error_; }
 
@@ -189,6 +193,7 @@ bool BindImageBlock(Loader&, const ir::Instruction&, Instr&);  // exec_image_blo
 bool BindMatrixMad(Loader&, const ir::Instruction&, Instr&);
 bool BindBlock2d(Loader&, const ir::Instruction&, Instr&);
 bool BindExtInst(Loader&, const ir::Instruction&, Instr&);
+bool BindCoop(Loader&, const ir::Instruction&, Instr&);  // exec_coop*.cpp
 // An OpFunctionCall of an imported declaration (LinkageAttributes Import): the builtins that
 // producers leave as calls (e.g. the split matrix multiply-accumulate functions).
 bool BindImportedCall(Loader&, const ir::Instruction&, Instr&);

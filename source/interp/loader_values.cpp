@@ -56,6 +56,16 @@ const TypeInfo& Loader::Type(uint32_t type_id) {
       case ir::TypeKind::kStruct:
         info.lane_bytes = static_cast<uint32_t>(info.memory_bytes);
         break;
+      case ir::TypeKind::kCooperativeMatrix:
+        // Each invocation's slice: length() components (coop_layout.hpp).
+        if (std::optional<CoopLayout> layout = CoopLayoutOf(type_id, nullptr)) {
+          const ValueType element = Type(type->element).value;
+          info.value = {element.scalar, layout->length()};
+          info.lane_bytes = info.value.lane_bytes();
+          info.memory_bytes = info.lane_bytes;
+          info.alignment = element.scalar.bytes;
+        }
+        break;
       case ir::TypeKind::kEvent:
         info.value = {{ScalarKind::kInt, 8}, 1};
         info.lane_bytes = 8;
@@ -172,6 +182,20 @@ bool Loader::ConstantBytes(uint32_t id, uint8_t* out, const TypeInfo& type, bool
     case ir::ConstantKind::kComposite: {
       const ir::Type* t = type.type;
       if (t == nullptr) return false;
+      if (t->kind == ir::TypeKind::kCooperativeMatrix) {
+        // One constituent, the value of every element (SPV_KHR_cooperative_matrix).
+        if (constant->words.size() != 1 || ValueTypeId(constant->words[0]) != t->element) {
+          return false;
+        }
+        const TypeInfo& element = TypeOfValue(constant->words[0]);
+        for (uint32_t i = 0; i < type.value.components; ++i) {
+          if (!ConstantBytes(constant->words[0], out + i * element.lane_bytes, element,
+                             memory_layout)) {
+            return false;
+          }
+        }
+        return true;
+      }
       // Each constituent must have the type its place in the composite has (a validator may let
       // a mismatch through); otherwise its bytes would not fit where they go.
       const bool is_struct = t->kind == ir::TypeKind::kStruct;

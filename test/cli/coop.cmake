@@ -34,12 +34,3 @@ add_test(NAME dis.coop_aligned_without_alignment
 add_test(NAME val.coop_aligned_without_alignment
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
                  "missing LiteralInteger operand" -- $<TARGET_FILE:xmx-val> ${xmx_coop_aligned_bug})
-
-# xmx-run has no bfloat16 arithmetic yet: a module computing with OpTypeFloat 16 BFloat16KHR is
-# refused at load, naming the type (the bridge hands SPIRV-Tools a half, so validation passes;
-# running it as a half gave wrong results without a word).
-add_test(NAME run.coop.bfloat16_refused
-         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
-                 "does not compute with floats of an FP encoding"
-                 -- $<TARGET_FILE:xmx-run> ${XMX_COOP_DIR}/spv/bf16_convert.llc22.O2.spv
-                 --global 1 --arg buffer:fill=40:4 --arg buffer:zero:4 --arg i64:0)
