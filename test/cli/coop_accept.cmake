@@ -8,42 +8,21 @@
 #   coop.accept.run.<module>  xmx-run on the devices of the module's table family, against the
 #                             models of test/cli/check_coop_accept.py (host matmul, element-wise
 #                             models, the get_coord mapping of DECISIONS 15)
-# test/coop/PENDING.md lists the checks not registered yet and what they wait for.
+#   coop.accept.table_coverage  every combination of every row of every device profile's
+#                             cooperative_matrix table is run by one of the row modules
 set(xmx_accept_dir ${CMAKE_SOURCE_DIR}/test/coop/accept_spv)
 set(xmx_accept_checker ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_coop_accept.py)
 file(GLOB xmx_accept_modules CONFIGURE_DEPENDS ${xmx_accept_dir}/*.spv)
 
-# Modules (regular expressions on the file name) whose checks pass with what is merged.
-# SIMD8 modules: valid on dg2, and pvc and bmg reject their subgroup size. The SIMD16 ones wait
-# for the per-device cooperative-matrix tables (dg2 must reject them: PENDING.md).
-set(xmx_accept_val_ready "sg8")
-set(xmx_accept_run_ready "")
-
-# True in OUT when NAME matches one of the regular expressions in the list named LIST.
-function(xmx_accept_ready out name list)
-  set(${out} FALSE PARENT_SCOPE)
-  foreach(pattern ${${list}})
-    if(name MATCHES "${pattern}")
-      set(${out} TRUE PARENT_SCOPE)
-    endif()
-  endforeach()
-endfunction()
-
 foreach(module ${xmx_accept_modules})
   get_filename_component(stem ${module} NAME_WLE)
-  xmx_accept_ready(val_ready ${stem} xmx_accept_val_ready)
-  if(val_ready)
-    add_test(NAME coop.accept.val.${stem}
-             COMMAND ${Python3_EXECUTABLE} ${xmx_accept_checker} val
-                     --xmx-val $<TARGET_FILE:xmx-val> ${module} ${xmx_accept_dir}/manifest.json)
-  endif()
-  xmx_accept_ready(run_ready ${stem} xmx_accept_run_ready)
-  if(run_ready)
-    add_test(NAME coop.accept.run.${stem}
-             COMMAND ${Python3_EXECUTABLE} ${xmx_accept_checker} run
-                     --xmx-run $<TARGET_FILE:xmx-run> ${module} ${xmx_accept_dir}/manifest.json
-                     ${CMAKE_CURRENT_BINARY_DIR}/coop_accept/${stem})
-  endif()
+  add_test(NAME coop.accept.val.${stem}
+           COMMAND ${Python3_EXECUTABLE} ${xmx_accept_checker} val
+                   --xmx-val $<TARGET_FILE:xmx-val> ${module} ${xmx_accept_dir}/manifest.json)
+  add_test(NAME coop.accept.run.${stem}
+           COMMAND ${Python3_EXECUTABLE} ${xmx_accept_checker} run
+                   --xmx-run $<TARGET_FILE:xmx-run> ${module} ${xmx_accept_dir}/manifest.json
+                   ${CMAKE_CURRENT_BINARY_DIR}/coop_accept/${stem})
 endforeach()
 
 # xmx-dis | xmx-as gives every acceptance module back byte for byte (header generator word aside).
@@ -54,3 +33,7 @@ if(XMX_SPIRV_AS AND XMX_SPIRV_DIS)
                    --spirv-dis ${XMX_SPIRV_DIS} --xmx-dis $<TARGET_FILE:xmx-dis>
                    --spv-dir ${xmx_accept_dir} --min-comparisons 84)
 endif()
+
+add_test(NAME coop.accept.table_coverage
+         COMMAND ${Python3_EXECUTABLE} ${xmx_accept_checker} coverage
+                 ${CMAKE_SOURCE_DIR}/grammar/devices ${xmx_accept_dir}/manifest.json)

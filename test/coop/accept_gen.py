@@ -36,9 +36,10 @@ IR_TYPE = {"u8": "i8", "s8": "i8", "s32": "i32", "f16": "half", "f32": "float", 
            "bf16": "i16", "bf16k": "bfloat"}
 SIZE = {"u8": 1, "s8": 1, "s32": 4, "f16": 2, "f32": 4, "tf32": 4, "bf16": 2, "bf16k": 2}
 
-# Device families of the runtime's table: the SIMD16 list is shared by pvc, bmg, lnl and ptl,
-# the SIMD8 one by dg2 and arl-h (A3). Modules of one family are run on each of its devices.
-FAMILY_DEVICES = {16: ["pvc", "bmg", "lnl", "ptl"], 8: ["dg2", "arl-h"]}
+# Device families of the runtime's table: the SIMD16 list is shared by pvc, bmg, lnl and ptl
+# (and xe3p's profile assumes it as a convention), the SIMD8 one by dg2 and arl-h (A3). Row
+# modules are run on each device of their family, the other kernels on its first two.
+FAMILY_DEVICES = {16: ["pvc", "bmg", "lnl", "ptl", "xe3p"], 8: ["dg2", "arl-h"]}
 # Devices every module is validated on (issue 10: pvc, bmg and dg2), with the family they are in.
 VAL_DEVICES = {"pvc": 16, "bmg": 16, "dg2": 8}
 
@@ -397,14 +398,13 @@ def main():
         manifest[g["name"]] = dict(kind="gemm", a=g["a"], b=g["b"], c=g["c"], d=g["c"],
                                    tm=g["tm"], tn=g["tn"], tk=g["tk"], sg=g["sg"],
                                    b_layout=g["b_layout"], checked=g["checked"], m=m, n=n, k=k,
-                                   run_on=FAMILY_DEVICES[g["sg"]][:1] + (
-                                       ["bmg"] if g["sg"] == 16 else []),
+                                   run_on=FAMILY_DEVICES[g["sg"]][:2],
                                    verdicts=verdicts(g["sg"]))
     for sg, mats in COORD_MATRICES.items():
         name = "coord_sg%d" % sg
         (SRC / (name + ".ll")).write_text(coord_source(name, sg, mats))
         manifest[name] = dict(kind="coord", sg=sg, matrices=[list(m) for m in mats],
-                              lanes_stride=256, run_on=FAMILY_DEVICES[sg][:1],
+                              lanes_stride=256, run_on=FAMILY_DEVICES[sg][:2],
                               verdicts=verdicts(sg))
     # The element-wise kernels written in SPIR-V assembly (accept_src/*.spvasm, see there).
     manifest["scale_bf16_sg16"] = dict(kind="scale", a="bf16", b="bf16", c="f32", d="f32", m=8,
