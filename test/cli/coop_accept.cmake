@@ -37,3 +37,8 @@ endif()
 add_test(NAME coop.accept.table_coverage
          COMMAND ${Python3_EXECUTABLE} ${xmx_accept_checker} coverage
                  ${CMAKE_SOURCE_DIR}/grammar/devices ${xmx_accept_dir}/manifest.json)
+
+# The Quick start's cooperative-matrix GEMM is the acceptance module it names (examples/README.md).
+add_test(NAME coop.accept.example_is_current
+         COMMAND ${CMAKE_COMMAND} -E compare_files ${CMAKE_SOURCE_DIR}/examples/gemm_coop_bf16.spv
+                 ${xmx_accept_dir}/gemm_bf16_32x64x16.llc22.O2.spv)
