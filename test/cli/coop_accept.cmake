@@ -42,3 +42,21 @@ add_test(NAME coop.accept.table_coverage
 add_test(NAME coop.accept.example_is_current
          COMMAND ${CMAKE_COMMAND} -E compare_files ${CMAKE_SOURCE_DIR}/examples/gemm_coop_bf16.spv
                  ${xmx_accept_dir}/gemm_bf16_32x64x16.llc22.O2.spv)
+
+# Producer findings met while writing the acceptance kernels (test/coop/producer_bugs/*.ll):
+# llc-22 types Length's result after the declared return type (DPC++ declares size_t), which the
+# extension forbids: rejected naming the rule's requirement.
+set(xmx_coop_bugs ${CMAKE_SOURCE_DIR}/test/coop/producer_bugs)
+add_test(NAME val.coop_length_i64_result
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
+                 "of OpCooperativeMatrixLengthKHR must be a 32-bit unsigned integer; found i64"
+                 -- $<TARGET_FILE:xmx-val> --device pvc ${xmx_coop_bugs}/length_i64_result.spv)
+# llc-22 has no __spirv_AccessChain and leaves DPC++'s element access as an imported function:
+# the module is valid, and xmx-run refuses to run it, naming the import.
+add_test(NAME val.coop_access_chain_import
+         COMMAND $<TARGET_FILE:xmx-val> --device pvc ${xmx_coop_bugs}/access_chain_import.spv)
+add_test(NAME run.coop.access_chain_import
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
+                 "call of imported function '_Z19__spirv_AccessChain"
+                 -- $<TARGET_FILE:xmx-run> ${xmx_coop_bugs}/access_chain_import.spv --device pvc
+                 --global 16 --local 16 --arg buffer:zero:512 --arg buffer:zero:512)
