@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write the LLVM IR of the cooperative-matrix acceptance kernels (issue 10, deliverable 6).
 
-  test/coop/accept_gen.py        # rewrites test/coop/accept_src/*.ll and accept_spv/manifest.json
+  test/coop/accept_gen.py          # rewrites test/coop/accept_src/*.ll and accept_spv/manifest.json
+  test/coop/accept_gen.py --check  # exit 1 if the committed files differ from what it writes
 
 Two families, both in the form DPC++'s joint_matrix kernels take once lowered to
 SPV_KHR_cooperative_matrix calls (../shared/spec/COOPERATIVE-MATRIX.md, A1):
@@ -21,6 +22,7 @@ must give. test/coop/accept_build.sh turns the sources into accept_spv/*.spv wit
 import itertools
 import json
 import pathlib
+import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 SRC = HERE / "accept_src"
@@ -255,9 +257,9 @@ COORD_MATRICES = {
 
 def coord_source(name, sg, mats):
     """get_coord over every element of each matrix: a fill (the values do not matter), Length,
-    and for i < Length the (row, column) of element i, written to out[region][lane][i]; the
-    lengths go to lens[region]. Region r starts at element 2 * sg * (sum of the earlier lengths
-    bound), bound = 128 elements per lane."""
+    and for i < Length the (row, column) of element i of work-item j, written as two i32 at
+    out[r * sg * 256 + j * 256 + 2 * i] for matrix r (room for 128 elements per work-item); the
+    lengths go to lens[r]."""
     text = header("joint_matrix get_coord: the (row, column) of every element every work-item\n"
                   "holds, for A, B and accumulator matrices at SIMD%d, with Length as the bound."
                   % sg)
@@ -386,14 +388,12 @@ def table_rows():
     return rows
 
 
-def main():
-    SRC.mkdir(exist_ok=True)
-    SPV.mkdir(exist_ok=True)
-    for old in SRC.glob("*.ll"):
-        old.unlink()
+def generate():
+    """{path: text} of every generated file."""
+    files = {}
     manifest = {}
     for g in GEMMS:
-        (SRC / (g["name"] + ".ll")).write_text(gemm_source(g))
+        files[SRC / (g["name"] + ".ll")] = gemm_source(g)
         m, n, k = g["size"]
         manifest[g["name"]] = dict(kind="gemm", a=g["a"], b=g["b"], c=g["c"], d=g["c"],
                                    tm=g["tm"], tn=g["tn"], tk=g["tk"], sg=g["sg"],
@@ -402,24 +402,51 @@ def main():
                                    verdicts=verdicts(g["sg"]))
     for sg, mats in COORD_MATRICES.items():
         name = "coord_sg%d" % sg
-        (SRC / (name + ".ll")).write_text(coord_source(name, sg, mats))
+        files[SRC / (name + ".ll")] = coord_source(name, sg, mats)
         manifest[name] = dict(kind="coord", sg=sg, matrices=[list(m) for m in mats],
                               lanes_stride=256, run_on=FAMILY_DEVICES[sg][:2],
                               verdicts=verdicts(sg))
     # The element-wise kernels written in SPIR-V assembly (accept_src/*.spvasm, see there).
-    manifest["scale_bf16_sg16"] = dict(kind="scale", a="bf16", b="bf16", c="f32", d="f32", m=8,
-                                       n=16, k=16, sg=16, run_on=["pvc", "bmg"],
-                                       verdicts=verdicts(16))
-    manifest["relu_int8_sg16"] = dict(kind="relu", a="s8", b="u8", c="s32", d="s32", m=8, n=16,
-                                      k=32, sg=16, run_on=["pvc", "bmg"], verdicts=verdicts(16))
+    for sg in (16, 8):
+        manifest["scale_bf16_sg%d" % sg] = dict(kind="scale", a="bf16", b="bf16", c="f32",
+                                                d="f32", m=8, n=sg, k=16, sg=sg,
+                                                run_on=FAMILY_DEVICES[sg][:2],
+                                                verdicts=verdicts(sg))
+        manifest["relu_int8_sg%d" % sg] = dict(kind="relu", a="s8", b="u8", c="s32", d="s32",
+                                               m=8, n=sg, k=32, sg=sg,
+                                               run_on=FAMILY_DEVICES[sg][:2],
+                                               verdicts=verdicts(sg))
     for r in table_rows():
-        (SRC / (r["name"] + ".ll")).write_text(row_source(r))
+        files[SRC / (r["name"] + ".ll")] = row_source(r)
         manifest[r["name"]] = dict(kind="row", a=r["a"], b=r["b"], c=r["c"], d=r["d"], m=r["m"],
                                    n=r["n"], k=r["k"], sg=r["sg"], source=r["source"],
                                    run_on=FAMILY_DEVICES[r["sg"]], verdicts=verdicts(r["sg"]))
-    (SPV / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    print("accept_gen: %d sources" % len(manifest))
+    files[SPV / "manifest.json"] = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+    return files
+
+
+def main():
+    files = generate()
+    if sys.argv[1:] == ["--check"]:
+        # The committed sources and manifest are what this script writes.
+        stale = sorted(str(p.relative_to(HERE)) for p, text in files.items()
+                       if not p.exists() or p.read_text() != text)
+        stale += sorted(str(p.relative_to(HERE)) for p in SRC.glob("*.ll") if p not in files)
+        for name in stale:
+            print("accept_gen: %s differs from what accept_gen.py writes" % name)
+        print("accept_gen: %d files checked, %d stale" % (len(files), len(stale)))
+        return 1 if stale else 0
+    if sys.argv[1:]:
+        sys.exit("usage: accept_gen.py [--check]")
+    SRC.mkdir(exist_ok=True)
+    SPV.mkdir(exist_ok=True)
+    for old in SRC.glob("*.ll"):
+        old.unlink()
+    for path, text in files.items():
+        path.write_text(text)
+    print("accept_gen: %d files" % len(files))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
