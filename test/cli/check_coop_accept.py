@@ -31,14 +31,15 @@ code with source/interp:
 - scale: y = fl32(fl32(x * colscale[col]) + rowbias[row]) per element (the kernel declares
   ContractionOff), the scale factors random fp32 values, compared bit for bit.
 - relu: max(x, 0) on the s32 accumulator.
-- coverage: every combination (A, B, C, D types) of every row of every device profile's
-  cooperative_matrix table (grammar/devices, "base" applied) is run, on that device, by a row
-  module of the manifest at an M the row allows.
 - coord: (row, column) of element i of work-item j, written from COOPERATIVE-MATRIX.md A4
   (DECISIONS 15): A at SIMD16 A[i][j] (16-bit) and A[i/2][2j + i%2] (8-bit); A at SIMD8
   A[i/2][2j + i%2] (16-bit) and A[i/4][4j + i%4] (8-bit); B B[i][j]; accumulators C[i][j], the
   32x64 one C[i % 32][(i / 32) * 16 + j], the 1x64 one C[0][16 i + j]; Length = the number of
   elements each work-item holds (rows x columns / subgroup size).
+
+coverage: every combination (A, B, C, D types) of every row of every device profile's
+cooperative_matrix table (grammar/devices, "base" applied) is run, on that device, by a row
+module of the manifest at an M the row allows.
 """
 import argparse
 import json
@@ -137,11 +138,12 @@ def flat(matrix):
 
 
 def run(cmd):
+    """(exit code, standard output, standard error) of a command."""
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
-        return 124, "timeout: " + " ".join(cmd)
-    return proc.returncode, proc.stdout + proc.stderr
+        return 124, "", "timeout: " + " ".join(cmd)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def native_k(kind):
@@ -152,17 +154,22 @@ class Failure(Exception):
     pass
 
 
+def show(bits, kind):
+    """An element's bits, with its value for a float."""
+    if kind in INT:
+        return "0x%x" % bits
+    value = bits_value(bits, kind)
+    return "0x%x (%s)" % (bits, "inf/nan" if value is None else float(value))
+
+
 def compare(got, wants, d, where):
     """got: element bits of D; wants: for each element, the set of bits it may have."""
     if len(got) != len(wants):
         raise Failure("%s: %d elements, expected %d" % (where, len(got), len(wants)))
     for i, (g, w) in enumerate(zip(got, wants)):
         if g not in w:
-            shown = ", ".join("0x%x%s" % (x, "" if d in INT else " (%s)" % float(bits_value(x, d)))
-                              for x in sorted(w))
-            gv = "" if d in INT else " (%s)" % (bits_value(g, d) is not None and
-                                                 float(bits_value(g, d)))
-            raise Failure("%s: element %d is 0x%x%s, expected %s" % (where, i, g, gv, shown))
+            raise Failure("%s: element %d is %s, expected %s" %
+                          (where, i, show(g, d), " or ".join(show(x, d) for x in sorted(w))))
 
 
 def result_bits(exact, d):
@@ -195,13 +202,12 @@ def matmul(A, B, C):
             for i in range(len(A))]
 
 
-def xmx_run(args, module, device, launch, work, extra=()):
+def xmx_run(args, module, device, launch, extra=()):
     cmd = [args.xmx_run, str(module), "--device", device] + launch + list(extra)
-    code, out = run(cmd)
+    code, out, err = run(cmd)
     if code != 0:
         raise Failure("%s on %s: xmx-run exit %d\n%s\n%s" % (module.name, device, code,
-                                                             " ".join(cmd), out[-3000:]))
-    return out
+                                                             " ".join(cmd), (out + err)[-3000:]))
 
 
 def check_gemm(args, module, entry, work, rng):
@@ -241,7 +247,7 @@ def check_gemm(args, module, entry, work, rng):
     for device in entry["run_on"]:
         for model in models:
             xmx_run(args, module, device, launch + argv + ["--dump", "%d=%s" % (c_index, dump)],
-                    work, ["--mma-fp", model])
+                    ["--mma-fp", model])
             data = dump.read_bytes()
             if c_skip and data[:c_skip] != bufs[2][:c_skip]:
                 raise Failure("%s on %s: the bytes before C changed" % (module.name, device))
@@ -276,7 +282,7 @@ def check_row(args, module, entry, work, rng):
         for p in paths:
             launch += ["--arg", "buffer:file=%s" % p]
         launch += ["--arg", "buffer:zero:%d" % d_bytes, "--dump", "3=%s" % dump]
-        xmx_run(args, module, device, launch, work)
+        xmx_run(args, module, device, launch)
         compare(decode(dump.read_bytes(), d), want, d, "%s on %s, D" % (module.name, device))
     return "%s on %s" % (entry.get("source", ""), ", ".join(entry["run_on"]))
 
@@ -308,14 +314,9 @@ def check_elementwise(args, module, entry, work, rng):
             launch += ["--arg", "buffer:file=%s" % p]
         launch += ["--arg", "buffer:zero:%d" % (m * n * SIZE[d]), "--dump",
                    "%d=%s" % (out_index, dump)]
-        xmx_run(args, module, device, launch, work)
-        got = decode(dump.read_bytes(), d)
-        for i, (g, w) in enumerate(zip(got, want)):
-            if g != w:
-                raise Failure("%s on %s: D[%d][%d] is 0x%08x, expected 0x%08x" %
-                              (module.name, device, i // n, i % n, g, w))
-        if len(got) != len(want):
-            raise Failure("%s: %d elements dumped" % (module.name, len(got)))
+        xmx_run(args, module, device, launch)
+        compare(decode(dump.read_bytes(), d), [{w} for w in want], d,
+                "%s on %s, D (row-major %dx%d)" % (module.name, device, m, n))
     return "%s epilogue on %s" % (entry["kind"], ", ".join(entry["run_on"]))
 
 
@@ -351,7 +352,7 @@ def check_coord(args, module, entry, work, rng):
                   "--arg", "buffer:fill=ff:%d" % (len(mats) * sg * stride * 4),
                   "--arg", "buffer:fill=ff:%d" % (4 * len(mats)),
                   "--dump", "0=%s" % out, "--dump", "1=%s" % lens]
-        xmx_run(args, module, device, launch, work)
+        xmx_run(args, module, device, launch)
         words = struct.unpack("<%dI" % (len(mats) * sg * stride), out.read_bytes())
         got_lens = struct.unpack("<%dI" % len(mats), lens.read_bytes())
         for r, (kind, rows, cols, use) in enumerate(mats):
@@ -376,12 +377,13 @@ CHECKS = {"gemm": check_gemm, "row": check_row, "scale": check_elementwise,
 def check_val(args, module, entry):
     results = []
     for device, want in sorted(entry["verdicts"].items()):
-        code, out = run([args.xmx_val, "--device", device, "--format", "json", str(module)])
+        code, out, err = run([args.xmx_val, "--device", device, "--format", "json",
+                              str(module)])
         try:
-            report = json.loads(out.strip().splitlines()[-1])
-        except (ValueError, IndexError):
-            raise Failure("%s on %s: xmx-val exit %d, no JSON:\n%s" % (module.name, device, code,
-                                                                      out[-2000:]))
+            report = json.loads(out)
+        except ValueError:
+            raise Failure("%s on %s: xmx-val exit %d, no JSON report:\n%s" %
+                          (module.name, device, code, (out + err)[-2000:]))
         diags = report.get("diagnostics", [])
         errors = [x for x in diags if x.get("severity") == "error"]
         lifted = [x for x in diags if x.get("rule") == "bridge.lift"]
