@@ -9,11 +9,12 @@
 // Types SPIRV-Tools cannot hold get stand-ins: a cooperative matrix a one-member struct of its
 // component type, a 4-bit integer an integer of a width the module does not use. A core
 // instruction that computes on cooperative matrices becomes a call too (its validity on a struct
-// would say nothing), while those that only move a value (phi, select, load, store, copy, call,
-// construct from one constituent, element 0) stay as they are. Lower undoes it, also on a lifted
-// module that SPIRV-Tools' optimizer has rewritten. Lift followed by Lower gives back the same
-// words. Everything is driven by the grammar's origin flags and the operands' types, never by a
-// list of extended opcodes.
+// would say nothing), preceded, when all its operands are matrices, by the same instruction on
+// their element 0 so that SPIRV-Tools still checks the component types; those that only move a
+// value (phi, select, load, store, copy, call, construct from one constituent, element 0) stay.
+// Lower undoes it, also on a lifted module that SPIRV-Tools' optimizer has rewritten. Lift followed
+// by Lower gives back the same words. Everything is driven by the grammar's origin flags and the
+// operands' types, never by a list of extended opcodes.
 #pragma once
 
 #include <cstddef>
@@ -33,8 +34,8 @@ namespace xmx::bridge {
 struct LiftedOperand {
   grammar::OperandKindId kind;
   bool is_id;  // an id operand passed as is; otherwise a one-word literal passed as a constant
-  // Nonzero for an id that is no value (a type, as in OpCooperativeMatrixLengthKHR, or a
-  // function): the declaration stands for it and the call passes nothing.
+  // Nonzero for an id that is no value (a type, as in OpCooperativeMatrixLengthKHR, a function,
+  // an OpExtInstImport): the declaration stands for it and the call passes nothing.
   uint32_t fixed_id = 0;
 };
 
@@ -73,6 +74,13 @@ struct LiftRecord {
   std::vector<SetAside> annotations;
   std::vector<SetAsideOperands> operands;
   std::vector<ReplacedType> types;
+  // Core instructions that became calls because they compute with cooperative matrices (result
+  // ids), and the instructions Lift added in functions to let SPIRV-Tools check their component
+  // types (removed by Lower).
+  std::vector<uint32_t> matrix_computations;
+  std::vector<uint32_t> added_instructions;
+  // Stand-in types the bridge gave an OpName (for SPIRV-Tools' messages), removed by Lower.
+  std::vector<uint32_t> named_types;
   bool added_linkage = false;
   // Capabilities the stand-in types need (Float16 for a bfloat16 seen as a half, the integer
   // width standing in for a 4-bit integer), each added once after the module's own.

@@ -142,10 +142,17 @@ Lifter::Lifter(const ir::Module& original, ir::Module& module, LiftRecord& recor
       types_(original) {
   module.ForEachInstruction([this](const ir::Instruction& inst) {
     if (inst.opcode() == Op::OpFunction) function_ids_.insert(inst.result_id());
+    if (inst.has_result_id()) defined_ids_.insert(inst.result_id());
     if (inst.has_result_type() && inst.result_id()) {
       type_of_[inst.result_id()] = inst.result_type_id();
     }
   });
+}
+
+// An undefined id counts as a value: it is passed, so that SPIRV-Tools reports it.
+bool Lifter::IsValue(uint32_t id) const {
+  if (function_ids_.count(id)) return false;
+  return type_of_.count(id) != 0 || defined_ids_.count(id) == 0;
 }
 
 bool Lifter::Fail(const ir::Instruction& inst, const std::string& why) {
@@ -196,10 +203,14 @@ bool Lifter::Run(bool* changed) {
   }
   for (ir::Function& function : module_.functions()) {
     for (ir::BasicBlock& block : function.blocks) {
-      for (ir::Instruction& inst : block.instructions) {
-        if ((IsExtendedOpcode(inst.opcode()) || NeedsMatrixCall(inst)) && !LiftInstruction(inst)) {
-          return false;
+      for (auto it = block.instructions.begin(); it != block.instructions.end(); ++it) {
+        const bool extended = IsExtendedOpcode(it->opcode());
+        if (!extended && !NeedsMatrixCall(*it)) continue;
+        if (!extended) {
+          if (it->has_result_id()) record_.matrix_computations.push_back(it->result_id());
+          AddComponentShadow(block.instructions, it);
         }
+        if (!LiftInstruction(*it)) return false;
       }
     }
   }
@@ -226,8 +237,9 @@ bool Lifter::LiftInstruction(ir::Instruction& inst) {
     const ir::OperandView op = inst.operand(i);
     const OperandCategory category = grammar::GetOperandKind(op.kind).category;
     if (category == OperandCategory::kId) {
-      if (types_.GetType(op.word()) || function_ids_.count(op.word())) {
-        // No value to pass: one declaration per type or function stands for it.
+      if (!IsValue(op.word())) {
+        // No value to pass (a type, a function, an OpExtInstImport): one declaration per such
+        // id stands for it.
         sig.operands.push_back({op.kind, true, op.word()});
         continue;
       }

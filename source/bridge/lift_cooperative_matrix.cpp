@@ -5,6 +5,10 @@
 // struct exactly when it is valid on the matrix and stays as it is; what computes with one
 // becomes a call (see bridge.hpp). Which core instructions compute with a matrix is decided by
 // their operands' types, not by a list of arithmetic opcodes.
+#include <algorithm>
+#include <optional>
+#include <string>
+
 #include "bridge/lifter.hpp"
 #include "grammar/grammar.hpp"
 
@@ -17,8 +21,54 @@ bool Lifter::IsMatrixType(uint32_t type_id) const {
   return type && type->kind == ir::TypeKind::kCooperativeMatrix;
 }
 
+namespace {
+
+bool HasName(const ir::Module& module, uint32_t id) {
+  for (const ir::Instruction& inst : module.debug()) {
+    if (inst.opcode() == Op::OpName && inst.word(0) == id) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// SPIRV-Tools names an unnamed struct "_struct_<id>" in its messages; a name that says what the
+// struct stands for keeps them readable ("'17[%CooperativeMatrixKHR_f32_8x16_Accumulator]'").
+void Lifter::NameMatrixStandIn(const ir::Type& type) {
+  if (HasName(original_, type.id)) return;
+  const auto value = [this](uint32_t id) {
+    const std::optional<uint32_t> v = types_.GetConstantUInt32(id);
+    return v ? std::to_string(*v) : "%" + std::to_string(id);
+  };
+  static const char* const kUses[] = {"A", "B", "Accumulator"};
+  const std::optional<uint32_t> use = types_.GetConstantUInt32(type.use_id);
+  std::string component;
+  if (const ir::Type* element = types_.GetType(type.element)) {
+    if (element->kind == ir::TypeKind::kFloat) {
+      component = element->float_encoding ? "bf" : "f";
+    } else if (element->kind == ir::TypeKind::kInt) {
+      component = "i";
+    }
+    if (!component.empty()) component += std::to_string(element->width) + "_";
+  }
+  std::string name = "CooperativeMatrixKHR_" + component + value(type.rows_id) + "x" +
+                     value(type.columns_id) + "_" +
+                     (use && *use < 3 ? std::string(kUses[*use]) : "Use" + value(type.use_id));
+  ir::Instruction op_name(Op::OpName);
+  op_name.AddIdOperand(type.id);
+  op_name.AddStringOperand(name);
+  // Names come before OpModuleProcessed in the debug section.
+  auto& debug = module_.debug();
+  auto at = std::find_if(debug.begin(), debug.end(), [](const ir::Instruction& inst) {
+    return inst.opcode() == Op::OpModuleProcessed;
+  });
+  debug.insert(at, std::move(op_name));
+  record_.named_types.push_back(type.id);
+}
+
 void Lifter::LiftMatrixType(ir::Instruction& inst) {
   const ir::Type* type = types_.GetType(inst.result_id());
+  NameMatrixStandIn(*type);
   record_.types.push_back({inst.result_id(), inst});
   ir::Instruction stand_in(Op::OpTypeStruct, 0, inst.result_id());
   stand_in.AddIdOperand(type->element);
@@ -130,6 +180,48 @@ bool Lifter::IndexesPastMatrixElementZero(const ir::Instruction& inst) const {
     }
   }
   return false;
+}
+
+// The call that stands for `at` hides what SPIRV-Tools checks on the operation itself: an FAdd
+// on integer matrices, an SConvert that keeps the width. The operation on one component checks
+// exactly that, so it is added next to the call (its result is unused), on element 0 of each
+// operand. Only when every value operand is a matrix: an operation that mixes a matrix with a
+// scalar (OpMatrixTimesScalar) has no component form.
+void Lifter::AddComponentShadow(ir::InstructionList& list, ir::InstructionList::iterator at) {
+  const ir::Instruction& inst = *at;
+  if (!inst.has_result_type() || !IsMatrixType(inst.result_type_id())) return;
+  const auto component = [this](uint32_t matrix_type) {
+    return types_.GetType(matrix_type)->element;
+  };
+  std::vector<uint32_t> matrix_operands;
+  for (size_t i = 0; i < inst.num_operands(); ++i) {
+    const ir::OperandView op = inst.operand(i);
+    if (grammar::GetOperandKind(op.kind).category != grammar::OperandCategory::kId) continue;
+    auto type = type_of_.find(op.word());
+    if (type == type_of_.end() || !IsMatrixType(type->second)) return;
+    matrix_operands.push_back(op.word());
+  }
+  if (matrix_operands.empty()) return;
+
+  ir::Instruction shadow(inst.opcode(), component(inst.result_type_id()), module_.TakeNextId());
+  for (size_t i = 0; i < inst.num_operands(); ++i) {
+    const ir::OperandView op = inst.operand(i);
+    if (grammar::GetOperandKind(op.kind).category != grammar::OperandCategory::kId) {
+      shadow.AddOperand(op.kind, op.words);
+      continue;
+    }
+    ir::Instruction element(Op::OpCompositeExtract, component(type_of_.at(op.word())),
+                            module_.TakeNextId());
+    element.AddIdOperand(op.word());
+    element.AddOperand(grammar::OperandKindId::kLiteralInteger, {0});
+    element.set_source(inst.source_index(), inst.source_word_offset());
+    shadow.AddOperand(op.kind, {element.result_id()});
+    record_.added_instructions.push_back(element.result_id());
+    list.insert(at, std::move(element));
+  }
+  shadow.set_source(inst.source_index(), inst.source_word_offset());
+  record_.added_instructions.push_back(shadow.result_id());
+  list.insert(at, std::move(shadow));
 }
 
 }  // namespace xmx::bridge

@@ -55,6 +55,7 @@ class Lifter {
   uint32_t Declaration(const LiftedSignature& sig, uint32_t return_type,
                        const std::vector<uint32_t>& param_types);
   bool Fail(const ir::Instruction& inst, const std::string& why);
+  bool IsValue(uint32_t id) const;
   void AddCapability(spv::Capability capability);
 
   // lift_types.cpp: a bfloat16 as a half, a 4-bit integer as an integer of a width the module
@@ -66,9 +67,13 @@ class Lifter {
   // lift_cooperative_matrix.cpp.
   bool IsMatrixType(uint32_t type_id) const;
   void LiftMatrixType(ir::Instruction& inst);
+  void NameMatrixStandIn(const ir::Type& type);
   // Whether a core instruction in a function must become a call because of matrix operands.
   bool NeedsMatrixCall(const ir::Instruction& inst) const;
   bool IndexesPastMatrixElementZero(const ir::Instruction& inst) const;
+  // Inserts before `at` the same instruction on element 0 of each matrix operand, for
+  // SPIRV-Tools to judge the component types (the call that replaces `at` hides them).
+  void AddComponentShadow(ir::InstructionList& list, ir::InstructionList::iterator at);
 
   const ir::Module& original_;
   ir::Module& module_;
@@ -78,6 +83,7 @@ class Lifter {
   const ir::TypeTable types_;  // of the original module
   std::unordered_map<uint32_t, uint32_t> type_of_;
   std::unordered_set<uint32_t> function_ids_;
+  std::unordered_set<uint32_t> defined_ids_;
   // (opcode, has result, return type, operands, parameter types) -> declaration
   std::map<std::vector<uint32_t>, uint32_t> declarations_;
   std::list<ir::Function> new_declarations_;

@@ -120,11 +120,24 @@ bool Lower(ir::Module& lifted, const LiftRecord& record, Diagnostic* error) {
 
   lifted.functions().remove_if(
       [&](const ir::Function& f) { return record.declarations.count(f.id()) != 0; });
+  if (!record.added_instructions.empty()) {
+    const std::unordered_set<uint32_t> added(record.added_instructions.begin(),
+                                             record.added_instructions.end());
+    for (ir::Function& function : lifted.functions()) {
+      for (ir::BasicBlock& block : function.blocks) {
+        block.instructions.remove_if([&added](const ir::Instruction& inst) {
+          return inst.has_result_id() && added.count(inst.result_id()) != 0;
+        });
+      }
+    }
+  }
   lifted.annotations().remove_if([&](const ir::Instruction& inst) {
     return inst.opcode() == Op::OpDecorate && record.declarations.count(inst.word(0)) != 0;
   });
+  const std::unordered_set<uint32_t> named(record.named_types.begin(), record.named_types.end());
   lifted.debug().remove_if([&](const ir::Instruction& inst) {
-    return inst.opcode() == Op::OpName && record.declarations.count(inst.word(0)) != 0;
+    return inst.opcode() == Op::OpName &&
+           (record.declarations.count(inst.word(0)) != 0 || named.count(inst.word(0)) != 0);
   });
   RemoveUnusedAddedGlobals(lifted, record.added_globals);
 

@@ -1,8 +1,8 @@
 # The cooperative-matrix modules llc-22 makes from test/coop/src (issue 10; test/coop/build.sh):
 # xmx-dis reads each one in spirv-dis's format, xmx-dis | xmx-as gives it back byte for byte
-# (header generator word and bound aside), and xmx-val accepts each one (SPIRV-Tools validates
-# the bfloat16-only ones; the rest still get a bridge.lift warning for their cooperative-matrix or
-# 4-bit types) and reports a core error in a bfloat16 module.
+# (header generator word and bound aside), and xmx-val accepts each one with SPIRV-Tools' core
+# validation through the bridge (no bridge.lift), and reports a core error in a bfloat16 module
+# and in each module whose cooperative-matrix store is given an undefined pointer.
 set(XMX_COOP_DIR ${CMAKE_CURRENT_SOURCE_DIR}/coop)
 
 if(XMX_SPIRV_DIS)
@@ -22,8 +22,9 @@ endif()
 add_test(NAME val.coop
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_coop_val.py
                  --xmx-val $<TARGET_FILE:xmx-val> --xmx-as $<TARGET_FILE:xmx-as>
+                 --xmx-dis $<TARGET_FILE:xmx-dis>
                  --spv-dir ${XMX_COOP_DIR}/spv --invalid-dir ${XMX_COOP_DIR}/invalid
-                 --core-validated bf16_convert.)
+                 --min-mutated 10)
 
 # A producer bug (test/coop/producer_bugs): llc-22 writes MemoryAccess Aligned without its
 # alignment; both tools reject the module naming the missing operand.

@@ -1,10 +1,13 @@
 # xmx-run's loader checks what it relies on, whatever the validator said (issue 9): each module
-# below breaks one structural fact and holds an unused OpTypeCooperativeMatrixKHR, which makes
-# xmx-val skip core validation by SPIRV-Tools (it cannot see the type), so only the loader stands
-# between the module and the executor. Each used to crash xmx-run or run with exit 0; each must
-# now fail to load: exit 1 and an error naming the instruction. The modules are also inputs of
-# the interpreter fuzzer's regression run (test/fuzz/interpreter_fuzzer/regressions/load_*).
-set(XMX_LOAD_CHECKS_DIR ${CMAKE_SOURCE_DIR}/test/fuzz/interpreter_fuzzer/regressions)
+# below breaks one structural fact and holds a type the bridge cannot lift for SPIRV-Tools (an
+# unused 4-bit integer next to integers of every width SPIRV-Tools knows), which makes xmx-val
+# skip core validation with a bridge.lift warning, so only the loader stands between the module
+# and the executor. Each used to crash xmx-run or run with exit 0; each must now fail to load:
+# exit 1 and an error naming the instruction. The modules (test/cli/load_checks, made by its
+# make_inputs.sh) come from the interpreter fuzzer's regressions
+# (test/fuzz/interpreter_fuzzer/regressions/load_*), which held an unused cooperative-matrix type
+# for the same purpose until the bridge learnt to lift it.
+set(XMX_LOAD_CHECKS_DIR ${CMAKE_CURRENT_LIST_DIR}/load_checks)
 set(XMX_LOAD_CHECKS_DRIVER ${CMAKE_CURRENT_LIST_DIR}/check_exit.py)
 
 # xmx_load_check(<module stem> <expected message>)
@@ -16,24 +19,24 @@ function(xmx_load_check stem message)
 endfunction()
 
 xmx_load_check(entry_point_names_label
-  "error: instruction 6: OpEntryPoint 'k' names %1, which is not a function")
+  "error: instruction 8: OpEntryPoint 'k' names %1, which is not a function")
 xmx_load_check(block_without_terminator
-  "error: instruction 28: block %21 does not end in a terminator")
+  "error: instruction 32: block %21 does not end in a terminator")
 xmx_load_check(composite_extract_index_far_out_of_range
-  "error: instruction 28: indices do not name a part of the composite")
+  "error: instruction 32: indices do not name a part of the composite")
 xmx_load_check(composite_insert_index_far_out_of_range
-  "error: instruction 28: indices do not name a part of the composite")
+  "error: instruction 32: indices do not name a part of the composite")
 xmx_load_check(vector_shuffle_component_out_of_range
-  "error: instruction 28: component 4000 is not one of the 8 components of the two vectors")
+  "error: instruction 32: component 4000 is not one of the 8 components of the two vectors")
 xmx_load_check(convert_96_bit_integer
-  "error: instruction 29: xmx-run supports integers of 8, 16, 32 and 64 bits, not 96")
+  "error: instruction 33: xmx-run supports integers of 8, 16, 32 and 64 bits, not 96")
 xmx_load_check(convert_1024_bit_integer
-  "error: instruction 29: xmx-run supports integers of 8, 16, 32 and 64 bits, not 1024")
+  "error: instruction 33: xmx-run supports integers of 8, 16, 32 and 64 bits, not 1024")
 xmx_load_check(undefined_operand
-  "error: instruction 28: operand %23 is not defined anywhere in the module")
+  "error: instruction 32: operand %23 is not defined anywhere in the module")
 xmx_load_check(call_with_missing_argument
-  "error: instruction 28: the call passes 0 arguments to a function of 1 parameters")
+  "error: instruction 32: the call passes 0 arguments to a function of 1 parameters")
 xmx_load_check(iadd_on_floats
-  "error: instruction 28: the result type must be an integer type")
+  "error: instruction 32: the result type must be an integer type")
 xmx_load_check(fadd_on_integers
-  "error: instruction 28: the result type must be a float type")
+  "error: instruction 32: the result type must be a float type")
