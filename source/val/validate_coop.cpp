@@ -67,11 +67,15 @@ std::optional<MatrixType> CoopValues::Matrix(uint32_t type_id) const {
   if (type == nullptr || type->kind != ir::TypeKind::kCooperativeMatrix) return std::nullopt;
   MatrixType m;
   m.type = type;
-  m.component = types().GetType(type->element);
+  // Operands coop.type.* rejects are left unknown, so that no other rule repeats the problem.
+  const ir::Type* component = types().GetType(type->element);
+  if (IsIntScalar(component) || IsFloatScalar(component)) m.component = component;
   m.scope = ConstantValue(type->scope_id);
+  if (m.scope && *m.scope != kScopeWorkgroup && *m.scope != kScopeSubgroup) m.scope.reset();
   m.rows = ConstantValue(type->rows_id);
   m.columns = ConstantValue(type->columns_id);
   m.use = ConstantValue(type->use_id);
+  if (m.use && *m.use > kUseAccumulator) m.use.reset();
   return m;
 }
 

@@ -17,15 +17,17 @@ namespace xmx::val::coop {
 
 // CooperativeMatrixUse values (SPV_KHR_cooperative_matrix).
 enum : uint32_t { kUseA = 0, kUseB = 1, kUseAccumulator = 2 };
+// The two scopes a cooperative matrix may have.
+enum : uint32_t { kScopeWorkgroup = 2, kScopeSubgroup = 3 };
 // CooperativeMatrixLayout values: RowMajorKHR, ColumnMajorKHR, PackedINTEL.
 enum : uint32_t { kRowMajor = 0, kColumnMajor = 1, kPackedIntel = 2 };
 
 // An OpTypeCooperativeMatrixKHR; the operand values are known when the operand is a constant
-// (not a specialization constant) of integer type; OpConstantNull counts as 0 (llc-22 writes
-// MemoryLayout and Use 0 that way).
+// (not a specialization constant) of integer type and a valid scope or Use; OpConstantNull
+// counts as 0 (llc-22 writes MemoryLayout and Use 0 that way).
 struct MatrixType {
   const ir::Type* type = nullptr;
-  const ir::Type* component = nullptr;  // nullptr when the Component Type is not a type
+  const ir::Type* component = nullptr;  // nullptr unless an int or float scalar type
   std::optional<uint32_t> scope, rows, columns, use;
 };
 

@@ -151,13 +151,21 @@ class ArithmeticChecker {
                            "; it must be " + UseName(want));
       }
     }
-    const std::optional<uint32_t> scope = m[0]->scope;
-    for (size_t i = 1; i < 4; ++i) {
-      if (scope && m[i]->scope && *m[i]->scope != *scope) {
+    static const char* const kWhat[] = {"A", "B", "C", "Result Type"};
+    auto scope_name = [](uint32_t s) {
+      return std::string(s == kScopeWorkgroup ? "Workgroup" : "Subgroup") + " (" +
+             std::to_string(s) + ")";
+    };
+    size_t first = 4;  // the first matrix whose scope is known
+    for (size_t i = 0; i < 4; ++i) {
+      if (!m[i]->scope) continue;
+      if (first == 4) {
+        first = i;
+      } else if (*m[i]->scope != *m[first]->scope) {
         context_.Error(inst, "coop.muladd.scope",
-                       std::string("the scopes of ") + kMulAdd +
-                           "'s A, B, C and Result Type differ (" + std::to_string(*scope) +
-                           " and " + std::to_string(*m[i]->scope) + ")");
+                       std::string("the scopes of ") + kMulAdd + "'s matrices differ: " +
+                           kWhat[first] + " has " + scope_name(*m[first]->scope) + ", " + kWhat[i] +
+                           " " + scope_name(*m[i]->scope));
         break;
       }
     }
@@ -284,6 +292,7 @@ class ArithmeticChecker {
   // Ours (upstream checks no bit): each bit must describe the components it is about.
   void CheckOperandBits(const ir::Instruction& inst, uint32_t bits, const ir::Type* a,
                         const ir::Type* b, const ir::Type* c, const ir::Type* result) {
+    if (!a || !b || !c || !result) return;  // a component type coop.type.component rejects
     struct Signed {
       uint32_t bit;
       const char* bit_name;
@@ -295,13 +304,13 @@ class ArithmeticChecker {
                               {kCSigned, "MatrixCSignedComponentsKHR", "C", c},
                               {kResultSigned, "MatrixResultSignedComponentsKHR", "Result", result}};
     for (const Signed& s : kSigned) {
-      if ((bits & s.bit) && s.component && !IsIntScalar(s.component)) {
+      if ((bits & s.bit) && !IsIntScalar(s.component)) {
         Bits(inst, "coop.operands.signedness",
              std::string(s.bit_name) + " is set, but " + s.matrix + "'s components are " +
                  values_.Describe(s.component) + "; signedness applies to integers only");
       }
     }
-    if ((bits & kSaturating) && ((c && !IsIntScalar(c)) || (result && !IsIntScalar(result)))) {
+    if ((bits & kSaturating) && (!IsIntScalar(c) || !IsIntScalar(result))) {
       Bits(inst, "coop.operands.saturating",
            "SaturatingAccumulationKHR is set, but C and Result have components " +
                values_.Describe(c) + " and " + values_.Describe(result) +

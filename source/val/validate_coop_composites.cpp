@@ -1,6 +1,6 @@
 // Cooperative matrices as composites, and the per-invocation INTEL instructions (rules
-// coop.construct.*, coop.composite.*, coop.coord.*, coop.apply.*). Upstream SPIRV-Tools checks
-// the one-constituent construct and constant and the element access of composite
+// coop.construct.*, coop.composite.*, coop.access-chain.*, coop.coord.*, coop.apply.*). Upstream
+// SPIRV-Tools checks the one-constituent construct and constant and the element access of composite
 // extract/insert (validate_composites.cpp, validate_constants.cpp: COOPERATIVE-MATRIX.md A5);
 // OpCooperativeMatrixGetElementCoordINTEL and OpCooperativeMatrixApplyFunctionINTEL it does not
 // check.
@@ -10,6 +10,19 @@
 
 namespace xmx::val::coop {
 namespace {
+
+std::string OpName(const ir::Instruction& inst) {
+  switch (inst.opcode()) {
+    case spv::Op::OpAccessChain:
+      return "OpAccessChain";
+    case spv::Op::OpInBoundsAccessChain:
+      return "OpInBoundsAccessChain";
+    case spv::Op::OpPtrAccessChain:
+      return "OpPtrAccessChain";
+    default:
+      return "OpInBoundsPtrAccessChain";
+  }
+}
 
 class CompositeChecker {
  public:
@@ -71,6 +84,52 @@ class CompositeChecker {
                      "Result Type " + context_.IdName(inst.result_type_id()) + " of " + name +
                          " must be the matrix's component type " +
                          values_.Describe(matrix->component));
+    }
+  }
+
+  // OpAccessChain and its kin into a Function variable holding a matrix (how DPC++ reaches an
+  // element, COOPERATIVE-MATRIX.md A1): as for upstream's access chains, a matrix takes one
+  // index, which selects one of the invocation's elements, of the component type. Only chains
+  // that pass through a matrix are checked; the rest is the core rules'.
+  void CheckAccessChain(const ir::Instruction& inst, size_t first_index) {
+    if (inst.num_operands() < first_index) return;
+    const ir::Type* base = values_.TypeOf(inst.word(0));
+    if (base == nullptr || base->kind != ir::TypeKind::kPointer) return;
+    const ir::TypeTable& types = context_.types();
+    const ir::Type* type = types.GetType(base->element);
+    bool through_matrix = false;
+    for (size_t i = first_index; i < inst.num_operands() && type != nullptr; ++i) {
+      if (type->kind == ir::TypeKind::kCooperativeMatrix) {
+        through_matrix = true;
+        type = values_.Matrix(type->id)->component;
+        if (type == nullptr) return;  // coop.type.component reports it
+        if (i + 1 < inst.num_operands()) {
+          context_.Error(inst, "coop.access-chain.index",
+                         OpName(inst) + " indexes into an element of the cooperative matrix that " +
+                             "Base " + values_.Operand(inst.word(0)) +
+                             " points to; a matrix takes exactly one index, naming an element "
+                             "of the invocation");
+          return;
+        }
+      } else if (type->kind == ir::TypeKind::kStruct) {
+        std::optional<uint64_t> member = types.GetConstantUInt(inst.word(i));
+        if (!member || *member >= type->members.size()) return;
+        type = types.GetType(type->members[*member]);
+      } else if (type->kind == ir::TypeKind::kArray || type->kind == ir::TypeKind::kRuntimeArray ||
+                 type->kind == ir::TypeKind::kVector || type->kind == ir::TypeKind::kMatrix) {
+        type = types.GetType(type->element);
+      } else {
+        return;
+      }
+    }
+    if (!through_matrix || type == nullptr) return;
+    const ir::Type* result = types.GetType(inst.result_type_id());
+    if (result == nullptr || result->kind != ir::TypeKind::kPointer ||
+        result->element != type->id) {
+      context_.Error(inst, "coop.access-chain.type",
+                     "Result Type " + context_.IdName(inst.result_type_id()) + " of " +
+                         OpName(inst) + " must be a pointer to the matrix's component type " +
+                         values_.Describe(type) + "; found " + values_.Describe(result));
     }
   }
 
@@ -151,6 +210,14 @@ void CheckCoopComposites(const CoopValues& values) {
         break;
       case spv::Op::OpCompositeInsert:
         checker.CheckAccess(inst, /*insert=*/true);
+        break;
+      case spv::Op::OpAccessChain:
+      case spv::Op::OpInBoundsAccessChain:
+        checker.CheckAccessChain(inst, 1);
+        break;
+      case spv::Op::OpPtrAccessChain:
+      case spv::Op::OpInBoundsPtrAccessChain:
+        checker.CheckAccessChain(inst, 2);  // the Element operand indexes the pointer itself
         break;
       case spv::Op::OpCooperativeMatrixGetElementCoordINTEL:
         checker.CheckGetElementCoord(inst);

@@ -18,47 +18,48 @@ constexpr uint32_t kOpTypeUntypedPointerKHR = 4417;
 
 // Operand positions (after Result Type and Result) of one memory instruction.
 struct MemoryOperands {
-  const char* name;
-  size_t pointer, object, layout, stride;
-  // Integer scalar operands of the INTEL instructions, with their names.
+  const char* name = "";
+  size_t pointer = 0, object = kNone, layout = 0, stride = 0;
+  // Integer scalar operands of the INTEL instructions, with their names, and their rule.
   std::vector<std::pair<size_t, const char*>> integers;
-  const char* integer_rule;
-  bool stride_required;  // RowMajor/ColumnMajor need a Stride
-  bool result_is_matrix;
+  const char* integer_rule = "";
+  bool stride_required = true;  // RowMajor/ColumnMajor need a Stride
+  bool result_is_matrix = false;
 };
 
 std::optional<MemoryOperands> OperandsOf(spv::Op opcode) {
   switch (opcode) {
     case spv::Op::OpCooperativeMatrixLoadKHR:
-      return MemoryOperands{"OpCooperativeMatrixLoadKHR", 0, kNone, 1, 2, {}, nullptr, true, true};
+      return MemoryOperands{
+          .name = "OpCooperativeMatrixLoadKHR", .layout = 1, .stride = 2, .result_is_matrix = true};
     case spv::Op::OpCooperativeMatrixStoreKHR:
-      return MemoryOperands{"OpCooperativeMatrixStoreKHR", 0, 1, 2, 3, {}, nullptr, true, false};
+      return MemoryOperands{
+          .name = "OpCooperativeMatrixStoreKHR", .object = 1, .layout = 2, .stride = 3};
     case spv::Op::OpCooperativeMatrixLoadCheckedINTEL:
-      return MemoryOperands{"OpCooperativeMatrixLoadCheckedINTEL",
-                            0,
-                            kNone,
-                            3,
-                            6,
-                            {{1, "X offset"}, {2, "Y offset"}, {4, "Height"}, {5, "Width"}},
-                            "coop.checked.operand-type",
-                            true,
-                            true};
+      return MemoryOperands{
+          .name = "OpCooperativeMatrixLoadCheckedINTEL",
+          .layout = 3,
+          .stride = 6,
+          .integers = {{1, "X offset"}, {2, "Y offset"}, {4, "Height"}, {5, "Width"}},
+          .integer_rule = "coop.checked.operand-type",
+          .result_is_matrix = true};
     case spv::Op::OpCooperativeMatrixStoreCheckedINTEL:
-      return MemoryOperands{"OpCooperativeMatrixStoreCheckedINTEL",
-                            0,
-                            3,
-                            4,
-                            7,
-                            {{1, "X offset"}, {2, "Y offset"}, {5, "Height"}, {6, "Width"}},
-                            "coop.checked.operand-type",
-                            true,
-                            false};
+      return MemoryOperands{
+          .name = "OpCooperativeMatrixStoreCheckedINTEL",
+          .object = 3,
+          .layout = 4,
+          .stride = 7,
+          .integers = {{1, "X offset"}, {2, "Y offset"}, {5, "Height"}, {6, "Width"}},
+          .integer_rule = "coop.checked.operand-type"};
     case spv::Op::OpCooperativeMatrixPrefetchINTEL:
       // No Stride is required: llc-22 writes none for a row-major prefetch, and IGC's
       // ResolvePrefetch takes a missing one as the default (COOPERATIVE-MATRIX.md A1, A4).
-      return MemoryOperands{
-          "OpCooperativeMatrixPrefetchINTEL", 0,     kNone, 4, 5, {{1, "Rows"}, {2, "Columns"}},
-          "coop.prefetch.operand-type",       false, false};
+      return MemoryOperands{.name = "OpCooperativeMatrixPrefetchINTEL",
+                            .layout = 4,
+                            .stride = 5,
+                            .integers = {{1, "Rows"}, {2, "Columns"}},
+                            .integer_rule = "coop.prefetch.operand-type",
+                            .stride_required = false};
     default:
       return std::nullopt;
   }

@@ -28,7 +28,7 @@ std::string ScopeName(uint32_t scope) {
     case 6:
       return "ShaderCallKHR";
     default:
-      return std::to_string(scope);
+      return "";
   }
 }
 
@@ -73,13 +73,14 @@ class TypeChecker {
     if (!operands_ok) return;
 
     if (std::optional<uint32_t> scope = values_.ConstantValue(inst.word(1))) {
-      if (*scope != 2 && *scope != 3) {
+      if (*scope != kScopeWorkgroup && *scope != kScopeSubgroup) {
         context_.Error(inst, "coop.type.scope",
                        "Scope " + context_.IdName(inst.word(1)) + " of " + what + " is " +
-                           std::to_string(*scope) + " (" + ScopeName(*scope) +
-                           "); a cooperative matrix's scope must be Subgroup (3) or Workgroup "
+                           std::to_string(*scope) +
+                           (ScopeName(*scope).empty() ? "" : " (" + ScopeName(*scope) + ")") +
+                           "; a cooperative matrix's scope must be Subgroup (3) or Workgroup "
                            "(2)");
-      } else if (*scope == 2) {
+      } else if (*scope == kScopeWorkgroup) {
         CheckWorkgroupScope(inst, what);
       }
     }
