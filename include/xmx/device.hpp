@@ -322,6 +322,10 @@ SplitMatrixMadMatch MatchSplitMatrixMad(const DeviceProfile& profile, std::strin
 std::string_view ItaniumBaseName(std::string_view linkage_name);
 
 // --- SYCL-style matrix queries (sycl_ext_oneapi_matrix, SPEC-NOTES E.2) ------------------------
+// These answer for the native instruction (OpSubgroupMatrixMultiplyAccumulateINTEL): they are
+// derived from the matrix_mad rows, so M is in {1, 2, 4, 8}, C equals D, and the int4 rows are
+// there. They are xmx-query's `--table matrix`. What joint_matrix (cooperative matrices)
+// supports is the cooperative_matrix table and its queries further below (issue 10).
 // The logical element types of A, B, C and D (= Result), as an operand mask selects them.
 struct MatrixTypes {
   ElementType a, b, c, d;

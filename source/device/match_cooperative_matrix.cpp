@@ -83,9 +83,11 @@ std::vector<CooperativeMatrixCombination> CombinationsFor(const DeviceProfile& p
                                                           const MatrixTypes& types,
                                                           std::optional<uint32_t> subgroup_size) {
   std::vector<CooperativeMatrixCombination> result;
-  for (CooperativeMatrixCombination& c : CooperativeMatrixCombinations(profile)) {
-    if (c.types == types && (!subgroup_size || c.subgroup_size == *subgroup_size)) {
-      result.push_back(std::move(c));
+  if (profile.cooperative_matrix.kind != TableKind::kTable) return result;
+  for (const CooperativeMatrixRow& row : profile.cooperative_matrix.rows) {
+    if (Contains(row.a, types.a) && Contains(row.b, types.b) && Contains(row.c, types.c) &&
+        Contains(row.d, types.d) && (!subgroup_size || row.subgroup_size == *subgroup_size)) {
+      result.push_back({types, row.m, row.m_is_range, row.n, row.k, row.subgroup_size, &row});
     }
   }
   return result;

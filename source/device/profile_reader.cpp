@@ -397,7 +397,7 @@ std::vector<ElementType> ReadSyclTypes(const json& value, const std::string& pat
 }
 
 // An M list, or {"min": A, "max": B} for every M from A to B (SYCL's max_msize: 1..8).
-constexpr uint32_t kMaxCooperativeM = 4096;
+constexpr uint32_t kMaxCooperativeM = 256;
 
 void ReadCooperativeM(const json& value, const std::string& path, CooperativeMatrixRow& row) {
   if (value.is_object()) {
@@ -590,6 +590,20 @@ void CheckConsistency(const DeviceProfile& profile) {
     }
   }
   CheckMatrixRowsDisjoint(profile.matrix_mad);
+  // Limits that keep a hostile profile from costing the lookups (and xmx-query's listing of every
+  // combination) unbounded time or memory; the real tables have a few dozen combinations.
+  constexpr size_t kMaxCooperativeRows = 1024, kMaxCooperativeCombinations = 65536;
+  if (profile.cooperative_matrix.rows.size() > kMaxCooperativeRows) {
+    Fail("cooperative_matrix", "more than " + std::to_string(kMaxCooperativeRows) + " rows");
+  }
+  size_t combinations = 0;
+  for (const CooperativeMatrixRow& row : profile.cooperative_matrix.rows) {
+    combinations += row.a.size() * row.b.size() * row.c.size() * row.d.size();
+  }
+  if (combinations > kMaxCooperativeCombinations) {
+    Fail("cooperative_matrix",
+         "more than " + std::to_string(kMaxCooperativeCombinations) + " combinations");
+  }
   for (size_t i = 0; i < profile.cooperative_matrix.rows.size(); ++i) {
     check_size(profile.cooperative_matrix.rows[i].subgroup_size,
                Child(Index("cooperative_matrix", i), "subgroup_size"));
