@@ -4,7 +4,8 @@
 //  (b) GFLOP/s of bf16 GEMMs (2D block loads + the matrix instruction) at 512x512x512 with 1
 //      and 2 threads: the example's kernel (examples/gemm_bf16.spv, an 8x32 tile per subgroup)
 //      and a 32x32 register tile as production kernels use (corpus gemm_bf16_tile32_sg16), next
-//      to PoCL running a plain tiled OpenCL C SGEMM of the same size;
+//      to PoCL running a plain tiled OpenCL C SGEMM of the same size, and the 32x32 tile written
+//      with cooperative matrices (bench/kernels/coop_gemm_bf16.ll);
 //  (c) matrix instructions per second for int8 M8xN16xK32 and bf16 M8xN16xK16 through the
 //      interpreter (bench/kernels/mma_loop.cl), next to a native loop doing the same arithmetic.
 #include <benchmark/benchmark.h>
@@ -167,6 +168,14 @@ void BM_GemmBf16Tile32(benchmark::State& state) {
   GemmBf16(state, "test/corpus/spv/gemm_bf16_tile32_sg16.llc22.O2.spv", 32);
 }
 BENCHMARK(BM_GemmBf16Tile32)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The same 32x32 tile written with cooperative matrices (bench/kernels/coop_gemm_bf16.ll, issue
+// 10): four 8x16 A and two 16x16 B loads and eight 8x16x16 multiply-adds per K step. Target:
+// within 1.5x of BM_GemmBf16Tile32's time.
+void BM_CoopGemmBf16Tile32(benchmark::State& state) {
+  GemmBf16(state, "bench/kernels/coop_gemm_bf16.spv", 32);
+}
+BENCHMARK(BM_CoopGemmBf16Tile32)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 #if XMX_BENCH_HAS_OPENCL
 // A plain tiled SGEMM in OpenCL C (16x16 tiles in local memory), as an application would write

@@ -35,7 +35,9 @@ std::optional<CoopLayout> CoopLayout::Make(CoopUse use, uint32_t rows, uint32_t 
   if (element_bits != 8 && element_bits != 16 && element_bits != 32) {
     return fail("components must have 8, 16 or 32 bits");
   }
-  constexpr uint32_t kMaxSide = 1024;
+  // Far above every shape of the device tables (32x64 at most), low enough that a multiply-add
+  // of the largest shape stays a few thousand native operations.
+  constexpr uint32_t kMaxSide = 256;
   if (rows == 0 || columns == 0 || rows > kMaxSide || columns > kMaxSide) {
     return fail("rows and columns must be 1 to " + std::to_string(kMaxSide));
   }

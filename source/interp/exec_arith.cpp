@@ -456,6 +456,7 @@ bool BindArith(Loader& loader, const ir::Instruction& inst, Instr& out) {
       out.count = operand_type().value.components;
       break;
     case Op::OpVectorTimesScalar:
+    case Op::OpMatrixTimesScalar:  // of a cooperative matrix (load_checks.cpp): its slice
       fn = ByFloatWidth<VectorTimesScalarOf>(operand_type().value.scalar.bytes, total);
       out.count = operand_type().value.components;
       break;

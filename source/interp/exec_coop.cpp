@@ -63,7 +63,7 @@ const Instr* ExecConstructChecked(Subgroup& sg, const Instr* in) {
     uint8_t* out = sg.regs + in->result + lane * eb * length;
     for (uint32_t e = 0; e < length; ++e) {
       const CoopCoord c = d.layout.ElementCoord(e, lane);
-      const int64_t row = x + c.row, column = y + c.column;
+      const __int128 row = __int128{x} + c.row, column = __int128{y} + c.column;
       if (row >= 0 && row < height && column >= 0 && column < width) {
         CopyBytes(out + e * eb, v, eb);
       } else {

@@ -94,10 +94,9 @@ const Instr* ExecCoopMulAdd(Subgroup& sg, const Instr* in) {
   return in + 1;
 }
 
-// For every element of a native operand of shape `native` whose (0, 0) is (row0, column0) of the
-// whole operand `whole`: the byte offset of that element in the whole operand's slot.
-std::vector<uint32_t> GatherTable(const CoopLayout& whole, const CoopLayout& native, uint32_t row0,
-                                  uint32_t column0) {
+// Where each element of a whole operand lives: the byte offset in its slot of element (row,
+// column), at row * columns + column.
+std::vector<uint32_t> SlotOffsets(const CoopLayout& whole) {
   std::vector<uint32_t> where(size_t{whole.rows()} * whole.columns());
   const uint32_t eb = whole.element_bytes(), lane_bytes = whole.length() * eb;
   for (uint32_t lane = 0; lane < whole.subgroup_size(); ++lane) {
@@ -106,6 +105,13 @@ std::vector<uint32_t> GatherTable(const CoopLayout& whole, const CoopLayout& nat
       where[size_t{c.row} * whole.columns() + c.column] = lane * lane_bytes + e * eb;
     }
   }
+  return where;
+}
+
+// For every element of a native operand of shape `native` whose (0, 0) is (row0, column0) of the
+// whole operand (`where` = SlotOffsets(whole)): its byte offset in the whole operand's slot.
+std::vector<uint32_t> GatherTable(const CoopLayout& whole, const std::vector<uint32_t>& where,
+                                  const CoopLayout& native, uint32_t row0, uint32_t column0) {
   std::vector<uint32_t> table(size_t{native.subgroup_size()} * native.length());
   for (uint32_t lane = 0; lane < native.subgroup_size(); ++lane) {
     for (uint32_t e = 0; e < native.length(); ++e) {
@@ -239,6 +245,8 @@ bool BindCoopMulAdd(Loader& loader, const ir::Instruction& inst, Instr& out) {
   const MmaFloatModel model =
       loader.options().ordered_matrix_fp ? MmaFloatModel::kOrdered : MmaFloatModel::kExact;
   uint32_t max_a_bytes = 0, max_acc_bytes = 0, b_bytes = 0;
+  const std::vector<uint32_t> where_a = SlotOffsets(la), where_b = SlotOffsets(lb),
+                              where_c = SlotOffsets(lc), where_d = SlotOffsets(ld);
   for (uint32_t rb = 0; rb < d.row_blocks; ++rb) {
     const uint32_t rows = std::min(8u, m - rb * 8);
     std::string why;
@@ -285,16 +293,16 @@ bool BindCoopMulAdd(Loader& loader, const ir::Instruction& inst, Instr& out) {
     b_bytes = s.b.lane_bytes();
     max_acc_bytes = std::max({max_acc_bytes, s.c.lane_bytes(), s.result.lane_bytes()});
     for (uint32_t kb = 0; kb < d.k_blocks; ++kb) {
-      d.a_tables.push_back(GatherTable(la, *native_a, rb * 8, kb * native_k));
+      d.a_tables.push_back(GatherTable(la, where_a, *native_a, rb * 8, kb * native_k));
     }
     for (uint32_t cb = 0; cb < d.column_blocks; ++cb) {
-      d.c_tables.push_back(GatherTable(lc, *native_c, rb * 8, cb * sg));
-      d.d_tables.push_back(GatherTable(ld, *native_d, rb * 8, cb * sg));
+      d.c_tables.push_back(GatherTable(lc, where_c, *native_c, rb * 8, cb * sg));
+      d.d_tables.push_back(GatherTable(ld, where_d, *native_d, rb * 8, cb * sg));
     }
     if (rb == 0) {
       for (uint32_t kb = 0; kb < d.k_blocks; ++kb) {
         for (uint32_t cb = 0; cb < d.column_blocks; ++cb) {
-          d.b_tables.push_back(GatherTable(lb, *native_b, kb * native_k, cb * sg));
+          d.b_tables.push_back(GatherTable(lb, where_b, *native_b, kb * native_k, cb * sg));
         }
       }
     }

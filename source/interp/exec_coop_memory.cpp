@@ -16,6 +16,7 @@
 // Stride, X, Y, Height, Width not the same in every invocation; an unchecked access (or a checked
 // one inside Height x Width) outside its allocation or misaligned (memory.*).
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "interp/coop_support.hpp"
@@ -34,6 +35,9 @@ constexpr uint32_t kNone = UINT32_MAX;
 struct CoopMemoryData {
   CoopLayout layout;
   std::vector<CoopCoord> coords;  // lane * length + element -> its matrix element
+  // The same element's offset in memory as p * Stride + q, pairs (p, q) (RowMajor: row, column;
+  // ColumnMajor: column, row; PackedINTEL: row / VF, column * VF + row % VF).
+  std::vector<uint32_t> parts;
   CoopAccess access = CoopAccess::kLoad;
   CoopMemoryLayout memory_layout = CoopMemoryLayout::kRowMajor;
   bool checked = false;
@@ -49,9 +53,11 @@ struct CoopMemoryData {
 const char* const kUniformNames[] = {"Pointer",  "Stride", "X offset",
                                      "Y offset", "Height", "Width"};
 
+// Offsets are computed wide: Stride, X, Y, Height and Width may be any 64-bit value.
+using Wide = __int128;
+
 // The element offset (in components) of matrix element (row, column) in memory.
-inline int64_t ElementOffset(CoopMemoryLayout layout, int64_t row, int64_t column, int64_t stride,
-                             int64_t vnni) {
+inline Wide ElementOffset(CoopMemoryLayout layout, Wide row, Wide column, Wide stride, Wide vnni) {
   switch (layout) {
     case CoopMemoryLayout::kRowMajor:
       return row * stride + column;
@@ -61,6 +67,22 @@ inline int64_t ElementOffset(CoopMemoryLayout layout, int64_t row, int64_t colum
       return (row / vnni) * stride + column * vnni + row % vnni;
   }
   return 0;
+}
+
+// Moves every element between the slot (lane-major: element i of the slot is element
+// i % length of invocation i / length) and memory at (parts[2i] * stride + parts[2i + 1] - low)
+// elements from base.
+template <uint32_t kBytes, bool kLoad>
+void MoveElements(uint8_t* slot, uint8_t* base, const uint32_t* parts, size_t count, int64_t stride,
+                  int64_t low) {
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t* mem = base + (int64_t{parts[2 * i]} * stride + parts[2 * i + 1] - low) * kBytes;
+    if constexpr (kLoad) {
+      std::memcpy(slot + i * kBytes, mem, kBytes);
+    } else {
+      std::memcpy(mem, slot + i * kBytes, kBytes);
+    }
+  }
 }
 
 const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
@@ -94,12 +116,13 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
     for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
       for (uint32_t e = 0; e < length; ++e) {
         const CoopCoord c = d.coords[lane * length + e];
-        const int64_t row = x + c.row, column = y + c.column;
+        const Wide row = Wide{x} + c.row, column = Wide{y} + c.column;
         uint8_t* reg = value + lane * lane_bytes + e * eb;
         if (row < 0 || row >= height || column < 0 || column >= width) {
           if (d.access == CoopAccess::kLoad) std::memset(reg, 0, eb);
           continue;
         }
+        // Wraps like pointer arithmetic; the access check then finds no allocation.
         const uint64_t address =
             pointer +
             static_cast<uint64_t>(ElementOffset(d.memory_layout, row, column, stride, vnni) * eb);
@@ -120,19 +143,32 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
   }
   // Unchecked: the elements span [first, last] of one allocation exactly when both ends lie in
   // it, so one access check covers the whole matrix.
-  int64_t row_low = std::numeric_limits<int64_t>::max(),
-          row_high = std::numeric_limits<int64_t>::min();
-  for (uint32_t r = 0; r < d.layout.rows(); ++r) {
-    const int64_t o = ElementOffset(d.memory_layout, r, 0, stride, vnni);
+  // Offsets are row part + column part in every layout, so the extremes add up.
+  Wide row_low = ElementOffset(d.memory_layout, 0, 0, stride, vnni), row_high = row_low;
+  for (uint32_t r = 1; r < d.layout.rows(); ++r) {
+    const Wide o = ElementOffset(d.memory_layout, r, 0, stride, vnni);
     row_low = std::min(row_low, o);
     row_high = std::max(row_high, o);
   }
-  const int64_t last_column =
-      ElementOffset(d.memory_layout, 0, d.layout.columns() - 1, stride, vnni);
-  const int64_t low = row_low + std::min<int64_t>(0, last_column);
-  const int64_t high = row_high + std::max<int64_t>(0, last_column);
-  const uint64_t first = pointer + static_cast<uint64_t>(low * eb);
-  const uint64_t span = static_cast<uint64_t>(high - low + 1) * eb;
+  const Wide last_column = ElementOffset(d.memory_layout, 0, d.layout.columns() - 1, stride, vnni);
+  const Wide low = row_low + std::min<Wide>(0, last_column);
+  const Wide high = row_high + std::max<Wide>(0, last_column);
+  // A span beyond 2^56 elements fits no allocation.
+  constexpr Wide kFarthest = Wide{1} << 56;
+  const bool representable = low > -kFarthest && high < kFarthest;
+  if (!representable) {
+    if (sg.group->checking() &&
+        ReportAt(sg, in, 0, "memory.out-of-bounds",
+                 "the matrix spans more than 2^56 elements from Pointer " + HexPointer(pointer) +
+                     " (Stride " + std::to_string(stride) + "), beyond any allocation")) {
+      return StopSubgroup(sg);
+    }
+    if (d.access == CoopAccess::kLoad) std::memset(value, 0, size_t{lane_bytes} * sg.lanes);
+    return in + 1;
+  }
+  const uint64_t first =
+      representable ? pointer + static_cast<uint64_t>(static_cast<int64_t>(low) * eb) : pointer;
+  const uint64_t span = representable ? static_cast<uint64_t>(high - low + 1) * eb : ~uint64_t{0};
   // The Aligned operand is about Pointer; the span may start below it (negative strides).
   if (low != 0 && d.alignment > eb) {
     if (AccessMemory(sg, in, 0, pointer, eb, d.alignment, AccessKind::kRead, &stop) == nullptr) {
@@ -147,20 +183,23 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
     if (d.access == CoopAccess::kLoad) std::memset(value, 0, size_t{lane_bytes} * sg.lanes);
     return in + 1;
   }
-  for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
-    const CoopCoord* coords = d.coords.data() + lane * length;
-    uint8_t* reg = value + lane * lane_bytes;
-    for (uint32_t e = 0; e < length; ++e) {
-      uint8_t* mem =
-          base +
-          (ElementOffset(d.memory_layout, coords[e].row, coords[e].column, stride, vnni) - low) *
-              eb;
-      if (d.access == CoopAccess::kLoad) {
-        CopyBytes(reg + e * eb, mem, eb);
-      } else {
-        CopyBytes(mem, reg + e * eb, eb);
-      }
-    }
+  // Every element lies in [low, high], within the allocation: int64 arithmetic cannot overflow.
+  const int64_t low64 = static_cast<int64_t>(low);
+  const size_t count = size_t{length} * sg.lanes;
+  const bool load = d.access == CoopAccess::kLoad;
+  switch (eb) {
+    case 1:
+      load ? MoveElements<1, true>(value, base, d.parts.data(), count, stride, low64)
+           : MoveElements<1, false>(value, base, d.parts.data(), count, stride, low64);
+      break;
+    case 2:
+      load ? MoveElements<2, true>(value, base, d.parts.data(), count, stride, low64)
+           : MoveElements<2, false>(value, base, d.parts.data(), count, stride, low64);
+      break;
+    default:
+      load ? MoveElements<4, true>(value, base, d.parts.data(), count, stride, low64)
+           : MoveElements<4, false>(value, base, d.parts.data(), count, stride, low64);
+      break;
   }
   return in + 1;
 }
@@ -342,7 +381,23 @@ bool BindCoopMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
     default:
       return false;
   }
-  if (d.access != CoopAccess::kPrefetch) d.coords = AllCoords(d.layout);
+  if (d.access != CoopAccess::kPrefetch) {
+    d.coords = AllCoords(d.layout);
+    const uint32_t vnni = 4 / d.layout.element_bytes();
+    for (const CoopCoord& c : d.coords) {
+      switch (d.memory_layout) {
+        case CoopMemoryLayout::kRowMajor:
+          d.parts.insert(d.parts.end(), {c.row, c.column});
+          break;
+        case CoopMemoryLayout::kColumnMajor:
+          d.parts.insert(d.parts.end(), {c.column, c.row});
+          break;
+        case CoopMemoryLayout::kPacked:
+          d.parts.insert(d.parts.end(), {c.row / vnni, c.column * vnni + c.row % vnni});
+          break;
+      }
+    }
+  }
   out.fn = ExecCoopMemory;
   out.data = loader.program().Own(std::move(d));
   return true;

@@ -216,6 +216,11 @@ bool InstructionCheck::Opcode() {
         return Fail("OpDot takes two float vectors of the result's component type");
       }
       return true;
+    case Op::OpMatrixTimesScalar:
+      if (Result().kind != Kind::kCooperativeMatrix) {
+        return Fail("xmx-run executes OpMatrixTimesScalar on cooperative matrices only");
+      }
+      [[fallthrough]];
     case Op::OpVectorTimesScalar:
       if (!RequireOperands(2) || !ResultIs(ScalarKind::kFloat, "a float vector") ||
           !OperandsLikeResult(0, 1)) {

@@ -9,9 +9,15 @@ with the interpreter).
   check_coop_run.py --xmx-run X --spv-dir D fp-models       the two float models differ as stated
   check_coop_run.py --xmx-run X --spv-dir D checked NAME    checked load (zeros) / store (dropped)
   check_coop_run.py --xmx-run X --spv-dir D relu            element access and fill
+  check_coop_run.py --xmx-run X --spv-dir D construct       the checked construct at the edges
+  check_coop_run.py --xmx-run X --spv-dir D bench-gemm FILE  run_bench's cooperative GEMM
   check_coop_run.py --xmx-run X --spv-dir D ub-stride       non-uniform Stride is reported
   check_coop_run.py --xmx-run X --spv-dir D ub-bounds       unchecked out-of-bounds load reported
+  check_coop_run.py --xmx-run X --spv-dir D ub-divergent    part of the subgroup loads: reported
   check_coop_run.py --xmx-run X --spv-dir D bf16-convert FILE   bfloat16 <-> float conversions
+  check_coop_run.py --xmx-run X --spv-dir D --xmx-as A ops FILE.spvasm
+                    access chain, composite extract/insert, arithmetic, conversions, phi, Length
+                    (kernel ops); get-coord and its out-of-range index (kernel coord)
 
 NAME is the module's kernel name; its shape, use and component type are read from the name
 (gen_modules.py writes them). Modules are built at -O0 and -O2 and both are run.
@@ -401,7 +407,63 @@ def check_relu(args):
     print('ok: relu and fill')
 
 
+def check_construct(args):
+    cases = [(0, 0, 8, 16), (5, 10, 8, 16), (-2, -3, 4, 9), (3, 0, 2, 20), (0, 0, 0, 0)]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'out.bin')
+        for module in modules(args.spv_dir, 'construct'):
+            for x, y, height, width in cases:
+                run(args.xmx_run, module, 16,
+                    ['buffer:zero:512'] + ['i32:%d' % v for v in (x, y, height, width)] +
+                    ['f32:2.5'], ['--dump', '0=' + out])
+                got = struct.unpack('<128f', open(out, 'rb').read())
+                for r in range(8):
+                    for c in range(16):
+                        want = 2.5 if 0 <= x + r < height and 0 <= y + c < width else 0.0
+                        if got[r * 16 + c] != want:
+                            fail('%s at (%d, %d) of %dx%d: element (%d, %d) = %r, expected %r' %
+                                 (module, x, y, height, width, r, c, got[r * 16 + c], want))
+    print('ok: checked construct')
+
+
+def check_bench_gemm(args):
+    """bench/kernels/coop_gemm_bf16.spv (a 32x32 tile per subgroup) at 64x96x48 against a host
+    matmul: small integers, every sum exact in fp32."""
+    M, N, K = 64, 96, 48
+    rng = random.Random(13)
+    a = [encode(F(rng.randrange(-8, 9)), 'bf16') for _ in range(M * K)]
+    b = [encode(F(rng.randrange(-8, 9)), 'bf16') for _ in range(K * N)]
+    with tempfile.TemporaryDirectory() as tmp:
+        pa, pb, pc = (os.path.join(tmp, n) for n in ('a.bin', 'b.bin', 'c.bin'))
+        write_elements(pa, a, 2)
+        write_elements(pb, b, 2)
+        cmd = [args.xmx_run, args.name, '--global', '%d,%d' % (N // 2, M // 32), '--local', '16,1',
+               '--arg', 'buffer:file=' + pa, 'buffer:file=' + pb, 'buffer:zero:%d' % (M * N * 4),
+               'i32:%d' % M, 'i32:%d' % N, 'i32:%d' % K, '--dump', '2=' + pc]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            fail('%s exited %d:\n%s' % (' '.join(cmd), p.returncode, p.stderr))
+        got = struct.unpack('<%df' % (M * N), open(pc, 'rb').read())
+        for i in range(M):
+            for j in range(N):
+                want = sum(decode(a[i * K + k], 'bf16') * decode(b[k * N + j], 'bf16')
+                           for k in range(K))
+                if got[i * N + j] != want:
+                    fail('C[%d][%d] = %r, the host matmul gives %s' % (i, j, got[i * N + j], want))
+    print('ok: the benchmark\'s cooperative-matrix GEMM')
+
+
 def check_ub(args, kind):
+    if kind == 'divergent':
+        for module in modules(args.spv_dir, 'ub_divergent'):
+            p = run(args.xmx_run, module, 16, ['buffer:zero:512', 'buffer:zero:512', 'i32:8'],
+                    ['--check=error'], expect_rc=1)
+            if 'subgroup.not-whole' not in p.stderr:
+                fail('%s: expected subgroup.not-whole:\n%s' % (module, p.stderr))
+            run(args.xmx_run, module, 16, ['buffer:zero:512', 'buffer:zero:512', 'i32:16'],
+                ['--check=error'])
+        print('ok: ub divergent')
+        return
     for module in modules(args.spv_dir, 'ub_stride'):
         if kind == 'stride':
             p = run(args.xmx_run, module, 16,
@@ -417,6 +479,15 @@ def check_ub(args, kind):
                     ['--check=error'], expect_rc=1)
             if 'memory.out-of-bounds' not in p.stderr:
                 fail('%s: expected memory.out-of-bounds:\n%s' % (module, p.stderr))
+    if kind == 'bounds':  # a Stride so large that the offsets overflow 64 bits
+        for module in modules(args.spv_dir, 'dump_c_f32_8x16_row'):
+            for stride in (1 << 62, -(1 << 63), (1 << 63) - 1):
+                p = run(args.xmx_run, module, 16,
+                        ['buffer:zero:512', 'buffer:zero:1536', 'buffer:zero:512',
+                         'i64:%d' % stride], ['--check=error'], expect_rc=1)
+                if 'spans more than 2^56 elements' not in p.stderr:
+                    fail('%s: Stride %d: expected the span report:\n%s' % (module, stride,
+                                                                            p.stderr))
     print('ok: ub ' + kind)
 
 
@@ -439,10 +510,70 @@ def check_bf16_convert(args):
     print('ok: bfloat16 conversions')
 
 
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+
+def check_ops(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        module = os.path.join(tmp, 'ops.spv')
+        p = subprocess.run([args.xmx_as, args.name, '-o', module], capture_output=True, text=True)
+        if p.returncode != 0:
+            fail('xmx-as failed on %s:\n%s' % (args.name, p.stderr))
+        rng = random.Random(11)
+        m = [f32(rng.uniform(-4, 4)) for _ in range(128)]
+        src = os.path.join(tmp, 'in.bin')
+        with open(src, 'wb') as f:
+            f.write(struct.pack('<128f', *m))
+        outs = {n: os.path.join(tmp, n + '.bin') for n in ('out', 'half', 'bf', 'loop', 'len')}
+        run(args.xmx_run, module, 16,
+            ['buffer:file=' + src, 'buffer:zero:512', 'buffer:zero:256', 'buffer:zero:256',
+             'buffer:zero:512', 'buffer:zero:4', 'f32:0.75'],
+            ['--kernel', 'ops', '--dump', '1=' + outs['out'], '--dump', '2=' + outs['half'],
+             '--dump', '3=' + outs['bf'], '--dump', '4=' + outs['loop'], '--dump',
+             '5=' + outs['len']])
+        # Slice element e of invocation j is C[e][j]: the access chain to element 3 is row 3,
+        # the extract of element 5 and insert at 0 copy row 5 over row 0.
+        m2 = list(m)
+        for c in range(16):
+            m2[3 * 16 + c] = f32(m[3 * 16 + c] * 10)
+        for c in range(16):
+            m2[c] = m2[5 * 16 + c]
+        want = [f32(-f32(m2[i] + m[i]) * 0.75) for i in range(128)]
+        got = struct.unpack('<128f', open(outs['out'], 'rb').read())
+        if list(got) != want:
+            i = next(i for i in range(128) if got[i] != want[i])
+            fail('ops: element (%d, %d) = %r, the model gives %r' % (i // 16, i % 16, got[i],
+                                                                      want[i]))
+        half = struct.unpack('<128e', open(outs['half'], 'rb').read())
+        if list(half) != [struct.unpack('<e', struct.pack('<e', v))[0] for v in m]:
+            fail('ops: the half conversion differs from the model')
+        bf = unpack(open(outs['bf'], 'rb').read(), 2)
+        if bf != [encode(F(v), 'bf16') for v in m]:
+            fail('ops: the bfloat16 conversion differs from the model')
+        loop = struct.unpack('<128f', open(outs['loop'], 'rb').read())
+        if list(loop) != [f32(f32(v + v) + v) for v in m]:
+            fail('ops: the phi loop differs from the model')
+        if unpack(open(outs['len'], 'rb').read(), 4) != [8]:
+            fail('ops: OpCooperativeMatrixLengthKHR is not 8')
+        xy = os.path.join(tmp, 'xy.bin')
+        for index in range(8):
+            run(args.xmx_run, module, 16, ['buffer:zero:8', 'i32:%d' % index],
+                ['--kernel', 'coord', '--dump', '0=' + xy])
+            if unpack(open(xy, 'rb').read(), 4) != [index, 15]:
+                fail('coord: element %d of invocation 15 is not (%d, 15)' % (index, index))
+        p = run(args.xmx_run, module, 16, ['buffer:zero:8', 'i32:8'], ['--kernel', 'coord'],
+                expect_rc=1)
+        if 'coop.element-index' not in p.stderr:
+            fail('coord: index 8 of a slice of 8 was not reported:\n' + p.stderr)
+    print('ok: access chain, composite access, arithmetic, conversions, phi, Length, get-coord')
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--xmx-run', required=True)
     p.add_argument('--spv-dir', required=True)
+    p.add_argument('--xmx-as')
     p.add_argument('what')
     p.add_argument('name', nargs='?')
     args = p.parse_args()
@@ -454,12 +585,20 @@ def main():
         check_fp_models(args)
     elif args.what == 'checked':
         check_checked(args)
+    elif args.what == 'bench-gemm':
+        check_bench_gemm(args)
+    elif args.what == 'construct':
+        check_construct(args)
     elif args.what == 'relu':
         check_relu(args)
     elif args.what == 'ub-stride':
         check_ub(args, 'stride')
+    elif args.what == 'ub-divergent':
+        check_ub(args, 'divergent')
     elif args.what == 'ub-bounds':
         check_ub(args, 'bounds')
+    elif args.what == 'ops':
+        check_ops(args)
     elif args.what == 'bf16-convert':
         check_bf16_convert(args)
     else:

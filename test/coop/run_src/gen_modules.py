@@ -11,8 +11,10 @@ Each module is one kernel; run_build.sh turns them into SPIR-V with llc-22. The 
   checked_<case>: a checked load at (X, Y) of a Height x Width matrix, stored unchecked; then the
                 loaded matrix stored checked at (X2, Y2) (arguments: in, out, back, x, y, height,
                 width, stride).
+  construct: a checked construct stored row-major.
   relu: element-wise ReLU of an accumulator through a private copy, plus a fill.
   ub_stride: a load whose stride differs between invocations.
+  ub_divergent: a load and store reached by part of the subgroup.
 """
 import os
 
@@ -173,6 +175,20 @@ declare spir_func void @_Z33__spirv_CooperativeMatrixStoreKHR(ptr addrspace(1), 
 declare spir_func %C @_Z26__spirv_CompositeConstruct(float)
 '''
 
+CONSTRUCT = HEADER + '''%C = type target("spirv.CooperativeMatrixKHR", float, 3, 8, 16, 2)
+
+; A checked construct of %v at (%x, %y) of a %height x %width matrix, stored row-major.
+define spir_kernel void @construct(ptr addrspace(1) %out, i32 %x, i32 %y, i32 %height, i32 %width, float %v) {
+entry:
+  %m = call spir_func %C @_Z46__spirv_CooperativeMatrixConstructCheckedINTEL(i32 %x, i32 %y, i32 %height, i32 %width, float %v)
+  call spir_func void @_Z33__spirv_CooperativeMatrixStoreKHR(ptr addrspace(1) %out, %C %m, i32 0, i64 16)
+  ret void
+}
+
+declare spir_func %C @_Z46__spirv_CooperativeMatrixConstructCheckedINTEL(i32, i32, i32, i32, float)
+declare spir_func void @_Z33__spirv_CooperativeMatrixStoreKHR(ptr addrspace(1), %C, i32, i64)
+'''
+
 UB_STRIDE = HEADER + '''%C = type target("spirv.CooperativeMatrixKHR", float, 3, 8, 16, 2)
 
 ; The stride is 16 plus %extra times the invocation's id: not uniform unless %extra is 0.
@@ -184,6 +200,27 @@ entry:
   %stride = add i64 %x, 16
   %m = call spir_func %C @_Z32__spirv_CooperativeMatrixLoadKHR_1(ptr addrspace(1) %in, i32 0, i64 %stride)
   call spir_func void @_Z33__spirv_CooperativeMatrixStoreKHR(ptr addrspace(1) %out, %C %m, i32 0, i64 16)
+  ret void
+}
+
+declare spir_func i32 @_Z22get_sub_group_local_idv()
+declare spir_func %C @_Z32__spirv_CooperativeMatrixLoadKHR_1(ptr addrspace(1), i32, i64)
+declare spir_func void @_Z33__spirv_CooperativeMatrixStoreKHR(ptr addrspace(1), %C, i32, i64)
+'''
+
+UB_DIVERGENT = HEADER + '''%C = type target("spirv.CooperativeMatrixKHR", float, 3, 8, 16, 2)
+
+; Only the invocations below %limit load and store the matrix: the whole subgroup must.
+define spir_kernel void @ub_divergent(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %limit) {
+entry:
+  %lane = call spir_func i32 @_Z22get_sub_group_local_idv()
+  %some = icmp ult i32 %lane, %limit
+  br i1 %some, label %then, label %exit
+then:
+  %m = call spir_func %C @_Z32__spirv_CooperativeMatrixLoadKHR_1(ptr addrspace(1) %in, i32 0, i64 16)
+  call spir_func void @_Z33__spirv_CooperativeMatrixStoreKHR(ptr addrspace(1) %out, %C %m, i32 0, i64 16)
+  br label %exit
+exit:
   ret void
 }
 
@@ -263,7 +300,9 @@ def main():
     for case in CHECKED:
         write(case[0], checked_module(*case))
     write('relu', RELU)
+    write('construct', CONSTRUCT)
     write('ub_stride', UB_STRIDE)
+    write('ub_divergent', UB_DIVERGENT)
 
 
 if __name__ == '__main__':
