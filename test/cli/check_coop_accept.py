@@ -223,8 +223,8 @@ def check_gemm(args, module, entry, work, rng):
         b_bytes = encode(flat(B), b)
     a_bytes, c_bytes = encode(flat(A), a), encode(flat(C), c)
     want = [{result_bits(v, c)} for v in flat(matmul(A, B, C))]
-    tiles_m = -(-m // tm)
-    launch = ["--global", "%d,%d" % (tiles_m, n // tn * sg), "--local", "1,%d" % sg]
+    tiles_m, tiles_n = -(-m // tm), -(-n // tn)  # the checked GEMM covers partial edge tiles
+    launch = ["--global", "%d,%d" % (tiles_m, tiles_n * sg), "--local", "1,%d" % sg]
     if entry["checked"]:
         # The matrices sit 64 bytes (A), 128 bytes (B) and 64 bytes (C) into their buffers,
         # passed as element offsets as a SYCL accessor's offset is.

@@ -130,7 +130,9 @@ def gemm_source(g):
   %%n32 = trunc i64 %%N to i32
   %%k32 = trunc i64 %%K to i32
   %%c0 = call spir_func %(mc)s @_Z41__spirv_CooperativeMatrixLoadCheckedINTEL_3(ptr addrspace(1) %%C, i32 %%r32, i32 %%c32, i32 0, i32 %%m32, i32 %%n32, i64 %%N)
-  %%nk = udiv i64 %%K, %(tk)d
+  ; K steps rounded up: the last one reads zeros past column K of A and row K of B
+  %%kround = add i64 %%K, %(tkm1)d
+  %%nk = udiv i64 %%kround, %(tk)d
   br label %%loop
 loop:
   %%k = phi i64 [ 0, %%entry ], [ %%k1, %%loop ]
@@ -138,7 +140,7 @@ loop:
   %%kk = mul i64 %%k, %(tk)d
   %%kk32 = trunc i64 %%kk to i32
   %%ma = call spir_func %(ma)s @_Z41__spirv_CooperativeMatrixLoadCheckedINTEL_1(ptr addrspace(1) %%A, i32 %%r32, i32 %%kk32, i32 0, i32 %%m32, i32 %%k32, i64 %%K)
-  %%mb = call spir_func %(mb)s @_Z41__spirv_CooperativeMatrixLoadCheckedINTEL_2(ptr addrspace(1) %%B, i32 %%kk32, i32 %%c32, i32 0, i32 %%k32, i32 %%n32, i64 %%N)""" % dict(mc=mc, ma=ma, mb=mb, tk=tk, ta=ta, tb=tb, tc=tc))
+  %%mb = call spir_func %(mb)s @_Z41__spirv_CooperativeMatrixLoadCheckedINTEL_2(ptr addrspace(1) %%B, i32 %%kk32, i32 %%c32, i32 0, i32 %%k32, i32 %%n32, i64 %%N)""" % dict(mc=mc, ma=ma, mb=mb, tk=tk, tkm1=tk - 1, ta=ta, tb=tb, tc=tc))
     else:
         if packed:
             # Packed (VNNI) B: packed row r holds rows vf*r .. vf*r + vf - 1 of B interleaved
@@ -329,10 +331,11 @@ GEMMS = [
          comment="int8 GEMM with plain SPV_KHR_cooperative_matrix: signed A and B, int32\n"
                  "accumulator, B row-major; 8x16x32 tiles at SIMD16."),
     dict(name="gemm_int8_checked", a="s8", b="u8", c="s32", tm=8, tn=16, tk=32, sg=16,
-         b_layout="row_major", checked=True, size=(20, 80, 96),
+         b_layout="row_major", checked=True, size=(20, 72, 80),
          comment="int8 GEMM through the checked instructions (joint_matrix_load_checked /\n"
-                 "store_checked): M = 20 is not a multiple of the 8-row tile, so the last row of\n"
-                 "tiles reads zeros past row 20 and its stores there are dropped. s8 x u8."),
+                 "store_checked) on a 20x72x80 problem, which no tile size divides: the edge\n"
+                 "tiles of C (8x16) read zeros past row 20 and column 72 and their stores there\n"
+                 "are dropped; the last K step (32) reads zeros past K = 80. s8 x u8."),
     dict(name="gemm_tf32", a="tf32", b="tf32", c="f32", tm=8, tn=16, tk=8, sg=16,
          b_layout="row_major", checked=False, size=(16, 32, 32),
          comment="tf32 GEMM: float components with MatrixAAndBTF32ComponentsINTEL (0x20);\n"

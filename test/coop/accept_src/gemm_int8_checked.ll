@@ -1,6 +1,7 @@
 ; int8 GEMM through the checked instructions (joint_matrix_load_checked /
-; store_checked): M = 20 is not a multiple of the 8-row tile, so the last row of
-; tiles reads zeros past row 20 and its stores there are dropped. s8 x u8.
+; store_checked) on a 20x72x80 problem, which no tile size divides: the edge
+; tiles of C (8x16) read zeros past row 20 and column 72 and their stores there
+; are dropped; the last K step (32) reads zeros past K = 80. s8 x u8.
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64-G1"
 target triple = "spirv64-unknown-unknown"
 
@@ -23,7 +24,9 @@ entry:
   %n32 = trunc i64 %N to i32
   %k32 = trunc i64 %K to i32
   %c0 = call spir_func target("spirv.CooperativeMatrixKHR", i32, 3, 8, 16, 2) @_Z41__spirv_CooperativeMatrixLoadCheckedINTEL_3(ptr addrspace(1) %C, i32 %r32, i32 %c32, i32 0, i32 %m32, i32 %n32, i64 %N)
-  %nk = udiv i64 %K, 32
+  ; K steps rounded up: the last one reads zeros past column K of A and row K of B
+  %kround = add i64 %K, 31
+  %nk = udiv i64 %kround, 32
   br label %loop
 loop:
   %k = phi i64 [ 0, %entry ], [ %k1, %loop ]
