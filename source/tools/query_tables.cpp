@@ -331,10 +331,13 @@ QueryAnswer QueryBlock2dTable(const device::DeviceProfile& profile,
                                                           *input.width, *input.height, input.count);
   bool valid = match.status == device::MatchStatus::kMatched;
   std::string message = valid ? "" : match.Message(profile);
+  const device::SubgroupSizeRow* size_row = nullptr;
   if (valid && input.subgroup_size) {
     std::vector<uint32_t> supported;
-    if (!profile.SupportsSubgroupSize(*input.subgroup_size) ||
-        device::MatchBlock2dSubgroupSize(profile, *input.subgroup_size, &supported) == nullptr) {
+    if (profile.SupportsSubgroupSize(*input.subgroup_size)) {
+      size_row = device::MatchBlock2dSubgroupSize(profile, *input.subgroup_size, &supported);
+    }
+    if (size_row == nullptr) {
       valid = false;
       message = "subgroup size " + std::to_string(*input.subgroup_size) +
                 " is not one the 2D block instructions run at on device " + profile.name +
@@ -351,6 +354,11 @@ QueryAnswer QueryBlock2dTable(const device::DeviceProfile& profile,
     answer.text = "valid: " + block + " on device " + profile.name + "\n";
     if (match.row->provenance.confidence == device::Confidence::kConvention) {
       answer.text += "note: a convention row (xmx-val warns): " + match.row->provenance.note + "\n";
+    }
+    if (size_row && size_row->provenance.confidence == device::Confidence::kConvention) {
+      answer.text +=
+          "note: the subgroup size is a convention (xmx-val warns): " + size_row->provenance.note +
+          "\n";
     }
     return answer;
   }

@@ -35,6 +35,9 @@ COMPONENTS = {
                       "c": "MatrixCBFloat16ComponentsINTEL",
                       "d": "MatrixResultBFloat16ComponentsINTEL"}),
     "bf16k": ("%bf16", {}),  # SPV_KHR_bfloat16 component type: no bit
+    "i16": ("%i16", {}),  # 16-bit integers without any bit: read as bf16 (A4)
+    "s16": ("%i16", {"a": "MatrixASignedComponentsKHR", "b": "MatrixBSignedComponentsKHR"}),
+    "i32": ("%i32", {}),  # an accumulator without signedness bits: still s32
 }
 
 
@@ -43,6 +46,11 @@ def fill_template(template, p):
     bits = []
     for role in "abcd":
         bit = COMPONENTS[p[role]][1].get(role)
+        # The INTEL A-and-B bits describe both matrices: set only when A and B both want them
+        # (a mixed fp16 x bf16 uses the KHR bfloat16 type, "bf16k", which needs no bit).
+        if bit and "AndB" in bit and COMPONENTS[p["a"]][1].get("a") != \
+                COMPONENTS[p["b"]][1].get("b"):
+            continue
         if bit and bit not in bits:
             bits.append(bit)
     used = []
@@ -152,7 +160,7 @@ TYPE_SETS = [
     ("bf16", "bf16", "fp32", "fp32"), ("bf16", "bf16", "bf16", "fp32"),
     ("bf16k", "bf16k", "fp32", "fp32"), ("fp16", "fp16", "fp16", "fp32"),
     ("fp16", "fp16", "fp32", "fp32"), ("s8", "s8", "s32", "s32"), ("u8", "s8", "s32", "s32"),
-    ("tf32", "tf32", "fp32", "fp32"), ("fp16", "bf16", "fp32", "fp32"),
+    ("tf32", "tf32", "fp32", "fp32"), ("fp16", "bf16k", "fp32", "fp32"),
 ]
 SHAPES = [(m, n, k) for m in (1, 3, 8, 16, 32) for n in (8, 16, 32, 64) for k in (8, 16, 32)]
 

@@ -137,6 +137,10 @@ def main():
     run(["--device", "pvc", "--table", "block2d", "--op", "store", "--element-size", "4",
          "--width", "16", "--height", "8", "--subgroup-size", "8"], 1,
         lambda j: expect("subgroup size 8" in j["message"], "block2d at SG 8"))
+    run(["--device", "pvc", "--table", "block2d", "--op", "store", "--element-size", "4",
+         "--width", "16", "--height", "8", "--subgroup-size", "32"], 0,
+        lambda t: expect("note: the subgroup size is a convention" in t, "SG32 note"),
+        json_out=False)
     run(["--device", "dg2", "--table", "block2d"], 0,
         lambda j: expect(j["table_kind"] == "none", "dg2 has no 2D block IO"))
     run(["--device", "dg2", "--table", "block2d", "--op", "load", "--element-size", "2",
