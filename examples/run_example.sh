@@ -4,6 +4,8 @@
 # multiply-accumulate. Disassemble the bf16 one, assemble the text again, check that the round
 # trip gives back the same bytes, show the extension instructions, validate both, run both on
 # the CPU with xmx-run and compare C with a host matmul, and show a broken variant rejected.
+# Then the same bf16 GEMM written with SYCL joint_matrix (SPV_KHR_cooperative_matrix): validated
+# against pvc's and dg2's cooperative-matrix tables, run and compared with the host matmul.
 set -euo pipefail
 build=${1:?usage: run_example.sh BUILD_DIR}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -74,3 +76,32 @@ for kind in bf16 int8; do
   grep -E '^(instructions|matrix instructions|wall time)' "$work/$kind/log" | sed 's/^/   /'
   echo "   C equals the host matmul"
 done
+
+# The same bf16 GEMM as SYCL's joint_matrix writes it (SPV_KHR_cooperative_matrix with the
+# SPV_INTEL_joint_matrix bf16 bit): 32x64x16 tiles, A and B loaded row-major with strides in a
+# loop over K, one multiply-add per step, which pvc runs as 16 native ones.
+coop=$here/gemm_coop_bf16.spv
+echo "== the cooperative-matrix instructions of $(basename "$coop")"
+"$build/xmx-dis" "$coop" | grep -E 'OpTypeCooperativeMatrixKHR|OpCooperativeMatrix' | sed 's/^ *//'
+echo "== xmx-val --device pvc $(basename "$coop")"
+"$build/xmx-val" --device pvc "$coop"
+echo "   valid"
+echo "== xmx-val --device dg2 $(basename "$coop"): dg2's table has no 32x64x16 bf16 row"
+if "$build/xmx-val" --device dg2 "$coop" 2>"$work/dg2.log"; then
+  echo "error: dg2 accepted a shape its cooperative-matrix table does not have" >&2
+  exit 1
+fi
+sed 's/^/   /' "$work/dg2.log" | head -4
+echo "== xmx-run $(basename "$coop"): C = A * B at ${m}x${n}x${k}, checked against a host matmul"
+mkdir -p "$work/coop"
+python3 "$here/gemm_data.py" bf16 $m $n $k "$work/coop"
+# One subgroup of 16 per 32x64 tile of C: NDRange (M / 32, N / 64 * 16), local (1, 16).
+if ! "$build/xmx-run" "$coop" --device pvc --global "$((m / 32)),$((n / 64 * 16))" --local 1,16 \
+    --arg "buffer:file=$work/coop/a.bin" --arg "buffer:file=$work/coop/b.bin" \
+    --arg "buffer:zero:$((m * n * 4))" --arg "i64:$m" --arg "i64:$n" --arg "i64:$k" \
+    --expect "2=$work/coop/c_expected.bin" --stats 2>"$work/coop/log"; then
+  cat "$work/coop/log" >&2
+  exit 1
+fi
+grep -E '^(instructions|matrix instructions|wall time)' "$work/coop/log" | sed 's/^/   /'
+echo "   C equals the host matmul"
