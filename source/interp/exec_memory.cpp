@@ -373,7 +373,8 @@ bool BindAccessChain(Loader& loader, const ir::Instruction& inst, Instr& out, bo
     }
     // A cooperative matrix is indexed like a vector: its elements are the invocation's slice
     // (coop_layout.hpp), which is how producers write element access (COOPERATIVE-MATRIX.md A1).
-    const bool packed = t.kind == ir::TypeKind::kVector || t.kind == ir::TypeKind::kCooperativeMatrix;
+    const bool packed =
+        t.kind == ir::TypeKind::kVector || t.kind == ir::TypeKind::kCooperativeMatrix;
     if (t.kind != ir::TypeKind::kArray && t.kind != ir::TypeKind::kRuntimeArray && !packed) {
       return loader.Fail(inst, "access chain indexes into a type that has no elements");
     }

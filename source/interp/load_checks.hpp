@@ -16,9 +16,10 @@ inline std::string Id(uint32_t id) { return "%" + std::to_string(id); }
 // Cooperative matrices count as vectors here: each invocation holds its slice of the matrix, and
 // element-wise arithmetic and conversions apply to the slice.
 inline bool IsScalarOrVectorOf(const TypeInfo& t, ScalarKind scalar) {
-  return (t.kind == Kind::kVector || t.kind == Kind::kCooperativeMatrix || t.kind == (scalar == ScalarKind::kInt     ? Kind::kInt
-                                                : scalar == ScalarKind::kFloat ? Kind::kFloat
-                                                                               : Kind::kBool)) &&
+  return (t.kind == Kind::kVector || t.kind == Kind::kCooperativeMatrix ||
+          t.kind == (scalar == ScalarKind::kInt     ? Kind::kInt
+                     : scalar == ScalarKind::kFloat ? Kind::kFloat
+                                                    : Kind::kBool)) &&
          t.value.scalar.kind == scalar;
 }
 

@@ -40,8 +40,9 @@ bool IsIgnored(spv::Op op) {
 // BindCoop comes first: it takes the instructions of the other families that have a
 // cooperative-matrix or bfloat16 form of their own (fill, bfloat16 conversions).
 constexpr FamilyBinder kFamilies[] = {
-    BindCoop,  BindArith, BindConvert,        BindComposite,  BindMemory,    BindControl, BindAtomic,
-    BindGroup, BindIntelSubgroups, BindImageBlock, BindMatrixMad, BindBlock2d, BindExtInst,
+    BindCoop,      BindArith,   BindConvert, BindComposite,      BindMemory,
+    BindControl,   BindAtomic,  BindGroup,   BindIntelSubgroups, BindImageBlock,
+    BindMatrixMad, BindBlock2d, BindExtInst,
 };
 
 }  // namespace
