@@ -2,6 +2,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
+#include <optional>
+#include <tuple>
 #include <utility>
 
 #include "device/match_support.hpp"
@@ -217,6 +220,41 @@ std::string FormatMismatch(const Mismatch& mismatch, std::string_view instructio
 
 std::string_view ScalarKindName(ScalarKind kind) {
   return kind == ScalarKind::kInt ? "int" : "float";
+}
+
+namespace {
+double Log2(uint32_t v) { return std::log2(static_cast<double>(std::max<uint32_t>(v, 1))); }
+double Distance(const MatrixShape& x, const MatrixShape& y) {
+  return std::abs(Log2(x.m) - Log2(y.m)) + std::abs(Log2(x.n) - Log2(y.n)) +
+         std::abs(Log2(x.k) - Log2(y.k));
+}
+}  // namespace
+
+std::vector<MatrixShape> NearestShapes(std::vector<MatrixShape> valid, const MatrixShape& shape,
+                                       size_t count) {
+  std::stable_sort(valid.begin(), valid.end(), [&](const MatrixShape& x, const MatrixShape& y) {
+    const double dx = Distance(x, shape), dy = Distance(y, shape);
+    if (dx != dy) return dx < dy;
+    return std::tie(x.m, x.n, x.k) > std::tie(y.m, y.n, y.k);
+  });
+  if (valid.size() > count) valid.resize(count);
+  return valid;
+}
+
+std::optional<MatrixShape> LargestShape(
+    const std::vector<std::pair<MatrixShape, uint32_t>>& candidates) {
+  std::optional<MatrixShape> best;
+  uint32_t best_subgroup_size = 0;
+  for (const auto& [shape, subgroup_size] : candidates) {
+    const uint64_t volume = uint64_t{shape.m} * shape.n * shape.k;
+    const uint64_t best_volume = best ? uint64_t{best->m} * best->n * best->k : 0;
+    if (!best || volume > best_volume ||
+        (volume == best_volume && subgroup_size < best_subgroup_size)) {
+      best = shape;
+      best_subgroup_size = subgroup_size;
+    }
+  }
+  return best;
 }
 
 }  // namespace internal

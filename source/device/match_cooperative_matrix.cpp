@@ -5,9 +5,7 @@
 // up to 8), not the single native instruction's shapes of matrix_query.cpp.
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <set>
-#include <tuple>
 
 #include "device/match_support.hpp"
 #include "xmx/device.hpp"
@@ -47,14 +45,6 @@ std::string ShapeText(uint32_t m, uint32_t n, uint32_t k) {
 
 std::string RowShapeText(const CooperativeMatrixRow& row) {
   return row.MText() + "x" + std::to_string(row.n) + "x" + std::to_string(row.k);
-}
-
-double Log2(uint32_t v) { return std::log2(static_cast<double>(std::max<uint32_t>(v, 1))); }
-
-// Distance between shapes in powers of two, as for the native table.
-double Distance(const MatrixShape& x, const MatrixShape& y) {
-  return std::abs(Log2(x.m) - Log2(y.m)) + std::abs(Log2(x.n) - Log2(y.n)) +
-         std::abs(Log2(x.k) - Log2(y.k));
 }
 
 // Narrows `rows` to those whose `field` types contain `found`; records the mismatch otherwise.
@@ -222,19 +212,11 @@ std::string CooperativeMatrixMatch::Message(const DeviceProfile& profile) const 
 std::optional<MatrixShape> DefaultCooperativeMatrixShape(const DeviceProfile& profile,
                                                          const MatrixTypes& types,
                                                          std::optional<uint32_t> subgroup_size) {
-  std::optional<MatrixShape> best;
-  uint32_t best_subgroup_size = 0;
+  std::vector<std::pair<MatrixShape, uint32_t>> candidates;
   for (const CooperativeMatrixCombination& c : CombinationsFor(profile, types, subgroup_size)) {
-    const MatrixShape shape{c.m.back(), c.n, c.k};
-    const uint64_t volume = uint64_t{shape.m} * shape.n * shape.k;
-    const uint64_t best_volume = best ? uint64_t{best->m} * best->n * best->k : 0;
-    if (!best || volume > best_volume ||
-        (volume == best_volume && c.subgroup_size < best_subgroup_size)) {
-      best = shape;
-      best_subgroup_size = c.subgroup_size;
-    }
+    candidates.push_back({{c.m.back(), c.n, c.k}, c.subgroup_size});
   }
-  return best;
+  return internal::LargestShape(candidates);
 }
 
 CooperativeMatrixShapeCheck ValidateCooperativeMatrixShape(const DeviceProfile& profile,
@@ -270,14 +252,7 @@ CooperativeMatrixShapeCheck ValidateCooperativeMatrixShape(const DeviceProfile& 
       }
     }
   }
-  std::stable_sort(valid.begin(), valid.end(), [&](const MatrixShape& x, const MatrixShape& y) {
-    const double dx = Distance(x, shape), dy = Distance(y, shape);
-    if (dx != dy) return dx < dy;
-    return std::tie(x.m, x.n, x.k) > std::tie(y.m, y.n, y.k);  // prefer the larger shape
-  });
-  constexpr size_t kNearest = 3;
-  if (valid.size() > kNearest) valid.resize(kNearest);
-  check.nearest = std::move(valid);
+  check.nearest = internal::NearestShapes(std::move(valid), shape);
   if (!check.nearest.empty()) {
     std::vector<std::string> texts;
     for (const MatrixShape& s : check.nearest) texts.push_back(ShapeText(s.m, s.n, s.k));

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "xmx/device.hpp"
@@ -19,6 +21,17 @@ std::string Join(const std::vector<std::string>& values);  // "8, 16, 32"
 std::string FormatMismatch(const Mismatch& mismatch, std::string_view instruction,
                            std::string_view device);
 std::string_view ScalarKindName(ScalarKind kind);
+
+// The shapes of `valid` nearest to `shape` (distance in powers of two on M, N and K, so M 4 is as
+// far from 8 as from 2; the larger shape first on a tie), at most `count` of them. Shared by the
+// native and the cooperative-matrix validation queries so both answer alike.
+std::vector<MatrixShape> NearestShapes(std::vector<MatrixShape> valid, const MatrixShape& shape,
+                                       size_t count = 3);
+
+// The largest of (shape, subgroup size) candidates by M * N * K, the smaller subgroup size on a
+// tie: the "default" query's answer.
+std::optional<MatrixShape> LargestShape(
+    const std::vector<std::pair<MatrixShape, uint32_t>>& candidates);
 
 // Keeps the rows whose `values(row)` contain `found`. When none does, fills `mismatch` with the
 // values of all rows (sorted, printed by `format`) and returns false.

@@ -5,8 +5,6 @@
 // subgroup size, or half of it in the paired form), not the larger joint_matrix tiles of E.3
 // that a compiler builds out of several of them.
 #include <algorithm>
-#include <cmath>
-#include <tuple>
 
 #include "device/match_support.hpp"
 #include "xmx/device.hpp"
@@ -38,14 +36,6 @@ ElementType Interpret(uint32_t operands, bool matrix_b, ElementType component) {
     if (operands & (p.bit << shift)) return p.type;
   }
   return component;
-}
-
-double Log2(uint32_t v) { return std::log2(static_cast<double>(std::max<uint32_t>(v, 1))); }
-
-// Distance between shapes in powers of two: M 4 is as far from 8 as from 2.
-double Distance(const MatrixShape& x, const MatrixShape& y) {
-  return std::abs(Log2(x.m) - Log2(y.m)) + std::abs(Log2(x.n) - Log2(y.n)) +
-         std::abs(Log2(x.k) - Log2(y.k));
 }
 
 std::string ShapeText(const MatrixShape& s) {
@@ -96,19 +86,11 @@ std::vector<MatrixCombination> MatrixCombinations(const DeviceProfile& profile) 
 std::optional<MatrixShape> DefaultMatrixShape(const DeviceProfile& profile,
                                               const MatrixTypes& types,
                                               std::optional<uint32_t> subgroup_size) {
-  std::optional<MatrixShape> best;
-  uint32_t best_subgroup_size = 0;
+  std::vector<std::pair<MatrixShape, uint32_t>> candidates;
   for (const MatrixCombination& c : CombinationsFor(profile, types, subgroup_size)) {
-    const MatrixShape shape{*std::max_element(c.m.begin(), c.m.end()), c.n, c.k};
-    const uint64_t volume = uint64_t{shape.m} * shape.n * shape.k;
-    const uint64_t best_volume = best ? uint64_t{best->m} * best->n * best->k : 0;
-    if (!best || volume > best_volume ||
-        (volume == best_volume && c.subgroup_size < best_subgroup_size)) {
-      best = shape;
-      best_subgroup_size = c.subgroup_size;
-    }
+    candidates.push_back({{*std::max_element(c.m.begin(), c.m.end()), c.n, c.k}, c.subgroup_size});
   }
-  return best;
+  return internal::LargestShape(candidates);
 }
 
 MatrixShapeCheck ValidateMatrixShape(const DeviceProfile& profile, const MatrixTypes& types,
@@ -147,13 +129,7 @@ MatrixShapeCheck ValidateMatrixShape(const DeviceProfile& profile, const MatrixT
                     ": no matrix combination has these element types";
     return check;
   }
-  std::stable_sort(valid.begin(), valid.end(), [&](const MatrixShape& x, const MatrixShape& y) {
-    const double dx = Distance(x, shape), dy = Distance(y, shape);
-    if (dx != dy) return dx < dy;
-    return std::tie(x.m, x.n, x.k) > std::tie(y.m, y.n, y.k);  // prefer the larger shape
-  });
-  constexpr size_t kNearest = 3;
-  if (valid.size() > kNearest) valid.resize(kNearest);
+  valid = internal::NearestShapes(std::move(valid), shape);
   check.nearest = valid;
   std::vector<std::string> texts;
   for (const MatrixShape& s : valid) texts.push_back(ShapeText(s));
