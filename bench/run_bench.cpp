@@ -60,7 +60,7 @@ LoadedKernel Load(const std::string& file, const std::string& kernel, uint32_t s
   options.kernel = kernel;
   options.subgroup_size = subgroup_size;
   xmx::interp::LoadError error;
-  k.program = xmx::interp::LoadProgram(*k.module, k.words, options, &error);
+  k.program = xmx::interp::LoadProgram(*k.module, options, &error);
   return k;
 }
 

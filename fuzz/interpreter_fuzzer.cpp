@@ -80,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     load.kernel = entry.StringOperand(2);
     xmx::interp::LoadError load_error;
     std::optional<xmx::interp::Program> program =
-        xmx::interp::LoadProgram(*module, words, load, &load_error);
+        xmx::interp::LoadProgram(*module, load, &load_error);
     if (!program) continue;
     xmx::interp::RunRequest request;
     request.program = &*program;

@@ -522,8 +522,8 @@ std::optional<KernelSummary> FindKernel(const ir::Module& module, const std::str
   return summary;
 }
 
-std::optional<Program> LoadProgram(const ir::Module& module, std::span<const uint32_t> words,
-                                   const LoadOptions& options, LoadError* error) {
+std::optional<Program> LoadProgram(const ir::Module& module, const LoadOptions& options,
+                                   LoadError* error) {
   // Calls of built-ins that stand for instructions run as those instructions (builtins/
   // upgrade.hpp); each keeps its call's place, so reports name the call.
   std::optional<builtins::UpgradeResult> upgraded;
@@ -539,7 +539,6 @@ std::optional<Program> LoadProgram(const ir::Module& module, std::span<const uin
   ir::TypeTable types(code);
   ir::ModuleInfo info(code);
   Program program;
-  program.module_words.assign(words.begin(), words.end());
   Loader loader(code, types, info, program, options);
   if (!loader.Run(options.kernel)) {
     *error = loader.error().value_or(LoadError{"loading failed", std::nullopt});

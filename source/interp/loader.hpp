@@ -33,8 +33,8 @@ struct LoadError {
   std::optional<size_t> instruction_index;
 };
 
-std::optional<Program> LoadProgram(const ir::Module& module, std::span<const uint32_t> words,
-                                   const LoadOptions& options, LoadError* error);
+std::optional<Program> LoadProgram(const ir::Module& module, const LoadOptions& options,
+                                   LoadError* error);
 
 // Finds the kernel `name` (or the only kernel) and its required subgroup size, if any, without
 // compiling it: the tools use it to pick the subgroup size before loading.
@@ -138,8 +138,7 @@ class Loader {
   bool Run(const std::string& kernel_name);
 
  private:
-  friend std::optional<Program> LoadProgram(const ir::Module&, std::span<const uint32_t>,
-                                            const LoadOptions&, LoadError*);
+  friend std::optional<Program> LoadProgram(const ir::Module&, const LoadOptions&, LoadError*);
   bool MaterialiseConstant(uint32_t id, uint32_t slot, const TypeInfo& type);
   bool ConstantBytes(uint32_t id, uint8_t* out, const TypeInfo& type, bool memory_layout);
   bool LoadGlobals();

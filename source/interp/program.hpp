@@ -108,7 +108,6 @@ struct Program {
   std::vector<VariableInfo> local_variables;    // Workgroup
   std::vector<VariableInfo> global_variables;   // CrossWorkgroup / UniformConstant
   uint32_t required_local_size[3] = {0, 0, 0};  // LocalSize execution mode, 0 when absent
-  std::vector<uint32_t> module_words;           // for disassembling reported instructions
   bool uses_matrix = false;
 
   // Storage of the handlers' decoded data (stable addresses).

@@ -17,7 +17,6 @@ struct RunReport {
   std::string rule;     // stable id, e.g. "memory.out-of-bounds" or "value.undefined-source"
   std::string message;  // names the operands and values
   uint32_t instruction_index = 0;
-  std::string instruction_text;  // filled in when the report is printed
   bool about_work_item = false;
   uint64_t global_id[3] = {};
   uint64_t local_id[3] = {};

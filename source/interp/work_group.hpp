@@ -31,7 +31,6 @@ struct LaunchGeometry {
 
 struct LaunchOptions {
   CheckMode check = CheckMode::kError;
-  bool ordered_matrix_fp = false;  // --mma-fp=ordered
   // Instructions (dispatched once per subgroup, as RunStats counts them) the whole launch may
   // execute before it is abandoned with an error; 0: no limit. A kernel may loop for ever, as on
   // a GPU: xmx-run's --max-instructions, the fuzzer's fixed limit. The launch stops exactly when

@@ -308,7 +308,7 @@ int Run(int argc, char** argv) {
   load.subgroup_size = spec.subgroup_size.value_or(DefaultSubgroupSize(device));
   load.ordered_matrix_fp = spec.mma_fp == "ordered";
   interp::LoadError load_error;
-  std::optional<interp::Program> program = interp::LoadProgram(*module, words, load, &load_error);
+  std::optional<interp::Program> program = interp::LoadProgram(*module, load, &load_error);
   if (!program) {
     xmx::Diagnostic d;
     d.message = load_error.message;
@@ -331,7 +331,6 @@ int Run(int argc, char** argv) {
     for (size_t d = 0; d < spec.local.size(); ++d) request.geometry.local[d] = spec.local[d];
   }
   request.options.check = spec.check;
-  request.options.ordered_matrix_fp = load.ordered_matrix_fp;
   request.options.instruction_limit = spec.max_instructions;
   request.options.timeout_seconds = spec.timeout;
   request.max_memory = spec.max_memory;

@@ -75,7 +75,7 @@ Loaded Load(const std::string& text, uint32_t subgroup_size = 16) {
   LoadOptions options;
   options.kernel = "k";
   options.subgroup_size = subgroup_size;
-  loaded.program = LoadProgram(*module, words, options, &loaded.error);
+  loaded.program = LoadProgram(*module, options, &loaded.error);
   return loaded;
 }
 

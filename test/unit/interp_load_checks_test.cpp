@@ -77,7 +77,7 @@ Loaded Load(const std::string& text) {
   if (!module) return loaded;
   LoadOptions options;
   options.kernel = "k";
-  loaded.program = LoadProgram(*module, words, options, &loaded.error);
+  loaded.program = LoadProgram(*module, options, &loaded.error);
   return loaded;
 }
 
