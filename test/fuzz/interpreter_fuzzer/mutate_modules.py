@@ -9,7 +9,8 @@ swapped for one of the same class. Mutants that crash (a signal, exit code 128 o
 out are kept in OUT_DIR. Seed it with modules xmx-val only partly checks (../seeds/cm_*.spv: an
 unused 4-bit integer type the bridge cannot lift makes it skip core validation), so that the
 mutants reach the loader. A complement to the libFuzzer target, whose byte-level mutations rarely
-keep a module parseable; run the kept mutants through build/fuzz/interpreter_fuzzer for the sanitizers.
+keep a module parseable; run the kept mutants through build/fuzz/interpreter_fuzzer for the
+sanitizers.
 Each kernel parameter gets an argument from its type (buffers of 8 KiB for pointers).
 """
 import os
