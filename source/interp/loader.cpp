@@ -196,6 +196,14 @@ bool Loader::LoadFunction(const ir::Function& function) {
       }
     }
   }
+  // Phis are never emitted (each edge copies their values, EdgeCopies), so they get the
+  // instruction checks here, before any edge reads them: an undefined or mistyped incoming value
+  // would otherwise become a copy between overlapping slots.
+  for (const ir::BasicBlock& block : function.blocks) {
+    for (const ir::Instruction& inst : block.instructions) {
+      if (inst.opcode() == spv::Op::OpPhi && !CheckInstruction(*this, inst)) return false;
+    }
+  }
   for (const ir::BasicBlock& block : function.blocks) {
     current_block_ = block.id();
     block_start_[block.id()] = static_cast<uint32_t>(program_.code.size());

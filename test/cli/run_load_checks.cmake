@@ -40,3 +40,16 @@ xmx_load_check(iadd_on_floats
   "error: instruction 32: the result type must be an integer type")
 xmx_load_check(fadd_on_integers
   "error: instruction 32: the result type must be a float type")
+
+# Phis are never emitted (each edge copies their incoming values), so they used to skip the
+# instruction checks: an incoming value that is defined nowhere got a slot of its own that
+# overlapped the phi's, and the edge copy read and wrote overlapping memory (AddressSanitizer:
+# memcpy-param-overlap). A libFuzzer finding from the cm_loops_mixed seed; the input holds the
+# unliftable 4-bit integer already, so it is used as the fuzzer kept it.
+add_test(NAME run.load_check.phi_undefined_value
+         COMMAND ${Python3_EXECUTABLE} ${XMX_LOAD_CHECKS_DRIVER} 1
+                 "error: instruction 88: operand %7 is not defined anywhere in the module"
+                 -- $<TARGET_FILE:xmx-run>
+                 ${CMAKE_SOURCE_DIR}/test/fuzz/interpreter_fuzzer/regressions/phi_undefined_value.spv
+                 --global 64 --local 32 --subgroup-size 16 --arg buffer:zero:4096
+                 --arg buffer:zero:4096 --arg i32:3)
