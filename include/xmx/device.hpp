@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 
 namespace xmx::device {
 

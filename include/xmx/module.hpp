@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 #include "grammar/operand_kind_ids.hpp"
 #include "grammar/spirv_enums.hpp"
 

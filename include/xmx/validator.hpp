@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 #include "spirv-tools/libspirv.h"
 
 namespace xmx::device {

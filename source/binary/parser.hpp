@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 #include "grammar/grammar.hpp"
 
 namespace xmx::binary {

@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 #include "xmx/module.hpp"
 
 namespace xmx::bridge {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 #include "xmx/module.hpp"
 
 namespace xmx::builtins {

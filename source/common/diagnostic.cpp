@@ -1,4 +1,4 @@
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 
 namespace xmx {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 
 namespace xmx::text {
 

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 #include "grammar/grammar.hpp"
 #include "text/assembler.hpp"
 #include "text/lexer.hpp"

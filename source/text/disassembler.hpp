@@ -6,7 +6,7 @@
 #include <span>
 #include <string>
 
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 
 namespace xmx::text {
 

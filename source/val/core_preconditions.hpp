@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 #include "xmx/module.hpp"
 
 namespace xmx::val {

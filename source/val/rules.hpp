@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "bridge/bridge.hpp"
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 #include "val/validation_context.hpp"
 
 namespace xmx::val {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "builtins/upgrade.hpp"
-#include "common/diagnostic.hpp"
+#include "xmx/diagnostic.hpp"
 #include "ir/module_info.hpp"
 #include "ir/type_table.hpp"
 #include "xmx/module.hpp"
