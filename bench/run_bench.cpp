@@ -59,8 +59,8 @@ LoadedKernel Load(const std::string& file, const std::string& kernel, uint32_t s
   xmx::interp::LoadOptions options;
   options.kernel = kernel;
   options.subgroup_size = subgroup_size;
-  xmx::interp::LoadError error;
-  k.program = xmx::interp::LoadProgram(*k.module, options, &error);
+  xmx::Result<xmx::interp::Program> program = xmx::interp::LoadProgram(*k.module, options);
+  if (program) k.program = std::move(*program);
   return k;
 }
 

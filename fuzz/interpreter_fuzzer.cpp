@@ -78,9 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (++kernels > 4) break;
     xmx::interp::LoadOptions load;
     load.kernel = entry.StringOperand(2);
-    xmx::interp::LoadError load_error;
-    std::optional<xmx::interp::Program> program =
-        xmx::interp::LoadProgram(*module, load, &load_error);
+    xmx::Result<xmx::interp::Program> program = xmx::interp::LoadProgram(*module, load);
     if (!program) continue;
     xmx::interp::RunRequest request;
     request.program = &*program;

@@ -298,25 +298,21 @@ int Run(int argc, char** argv) {
     std::cerr << diag.Format() << "\n";
     return kExitInvalid;
   }
-  std::optional<interp::KernelSummary> summary = interp::FindKernel(*module, spec.kernel, &error);
+  xmx::Result<interp::KernelSummary> summary = interp::FindKernel(*module, spec.kernel);
   if (!summary) {
-    std::cerr << "error: " << error << "\n";
+    for (const xmx::Diagnostic& d : summary.diagnostics()) std::cerr << d.Format() << "\n";
     return kExitUsage;
   }
   interp::LoadOptions load;
   load.kernel = summary->name;
   load.subgroup_size = spec.subgroup_size.value_or(DefaultSubgroupSize(device));
   load.ordered_matrix_fp = spec.mma_fp == "ordered";
-  interp::LoadError load_error;
-  std::optional<interp::Program> program = interp::LoadProgram(*module, load, &load_error);
+  xmx::Result<interp::Program> program = interp::LoadProgram(*module, load);
   if (!program) {
-    xmx::Diagnostic d;
-    d.message = load_error.message;
-    d.instruction_index = load_error.instruction_index;
-    std::cerr << d.Format() << "\n";
-    if (load_error.instruction_index) {
-      InstructionLines lines(words);
-      std::cerr << "  " << lines.Line(*load_error.instruction_index) << "\n";
+    InstructionLines lines(words);
+    for (const xmx::Diagnostic& d : program.diagnostics()) {
+      std::cerr << d.Format() << "\n";
+      if (d.instruction_index) std::cerr << "  " << lines.Line(*d.instruction_index) << "\n";
     }
     return kExitInvalid;
   }

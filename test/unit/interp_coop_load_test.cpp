@@ -62,7 +62,7 @@ std::string Kernel(const std::string& body) {
 
 struct Loaded {
   std::optional<Program> program;
-  LoadError error;
+  Diagnostic error;
 };
 
 Loaded Load(const std::string& text, uint32_t subgroup_size = 16) {
@@ -75,7 +75,13 @@ Loaded Load(const std::string& text, uint32_t subgroup_size = 16) {
   LoadOptions options;
   options.kernel = "k";
   options.subgroup_size = subgroup_size;
-  loaded.program = LoadProgram(*module, options, &loaded.error);
+  Result<Program> program = LoadProgram(*module, options);
+  if (program) {
+    loaded.program = std::move(*program);
+  } else {
+    EXPECT_EQ(program.diagnostics().size(), 1u);
+    loaded.error = program.diagnostics().front();
+  }
   return loaded;
 }
 

@@ -65,7 +65,7 @@ const char* const kTwice = R"(
 
 struct Loaded {
   std::optional<Program> program;
-  LoadError error;
+  Diagnostic error;
 };
 
 Loaded Load(const std::string& text) {
@@ -77,7 +77,13 @@ Loaded Load(const std::string& text) {
   if (!module) return loaded;
   LoadOptions options;
   options.kernel = "k";
-  loaded.program = LoadProgram(*module, options, &loaded.error);
+  Result<Program> program = LoadProgram(*module, options);
+  if (program) {
+    loaded.program = std::move(*program);
+  } else {
+    EXPECT_EQ(program.diagnostics().size(), 1u);
+    loaded.error = program.diagnostics().front();
+  }
   return loaded;
 }
 

@@ -1,7 +1,7 @@
 // The structural facts the binders rely on, checked for every instruction before it is bound,
 // whatever the validator said: a module holding a type SPIRV-Tools cannot see (a cooperative
 // matrix, say) skips core validation, and a binder that trusted such a module would read or
-// write outside its slots. Each check names the instruction in a LoadError:
+// write outside its slots. Each check names the instruction in the load's error:
 // - every id operand has a definition, and the result type is a type;
 // - every type the instruction produces or reads is one xmx-run has a layout for (integers of
 //   8, 16, 32 or 64 bits, floats of 16, 32 or 64 bits, vectors of 2 to 16 of them, arrays and

@@ -7,6 +7,7 @@
 #include "builtins/upgrade.hpp"
 #include "grammar/grammar.hpp"
 #include "interp/load/invariant_code.hpp"
+#include "interp/load/opcode_table.hpp"
 #include "interp/load/phi_coalescing.hpp"
 #include "interp/load/post_dominators.hpp"
 #include "ir/id_operands.hpp"
@@ -22,28 +23,44 @@ uint32_t AlignUp(uint32_t value, uint32_t alignment) {
 }
 
 // Instructions that take no time: structure hints and lifetime markers.
-bool IsIgnored(spv::Op op) {
-  switch (op) {
-    case spv::Op::OpLoopMerge:
-    case spv::Op::OpSelectionMerge:
-    case spv::Op::OpLine:
-    case spv::Op::OpNoLine:
-    case spv::Op::OpLifetimeStart:
-    case spv::Op::OpLifetimeStop:
-    case spv::Op::OpNop:
-      return true;
-    default:
-      return false;
-  }
-}
+bool IsIgnored(spv::Op op) { return FamilyOf(op) == OpcodeFamily::kNoEffect; }
 
-// BindCoop comes first: it takes the instructions of the other families that have a
-// cooperative-matrix or bfloat16 form of their own (fill, bfloat16 conversions).
-constexpr FamilyBinder kFamilies[] = {
-    BindCoop,      BindArith,   BindConvert, BindComposite,      BindMemory,
-    BindControl,   BindAtomic,  BindGroup,   BindIntelSubgroups, BindImageBlock,
-    BindMatrixMad, BindBlock2d, BindExtInst,
-};
+// The binder of each family of opcode_table.hpp (a switch, so that a family added there and not
+// here is a -Wswitch error). The loader emits nothing for kNoEffect and binds kPhi itself.
+FamilyBinder BinderOf(OpcodeFamily family) {
+  switch (family) {
+    case OpcodeFamily::kNoEffect:
+    case OpcodeFamily::kPhi:
+      return nullptr;
+    case OpcodeFamily::kArith:
+      return BindArith;
+    case OpcodeFamily::kConvert:
+      return BindConvert;
+    case OpcodeFamily::kComposite:
+      return BindComposite;
+    case OpcodeFamily::kMemory:
+      return BindMemory;
+    case OpcodeFamily::kAtomic:
+      return BindAtomic;
+    case OpcodeFamily::kControl:
+      return BindControl;
+    case OpcodeFamily::kGroup:
+      return BindGroup;
+    case OpcodeFamily::kIntelSubgroups:
+      return BindIntelSubgroups;
+    case OpcodeFamily::kImageBlock:
+      return BindImageBlock;
+    case OpcodeFamily::kMatrixMad:
+      return BindMatrixMad;
+    case OpcodeFamily::kBlock2d:
+      return BindBlock2d;
+    case OpcodeFamily::kExtInst:
+      return BindExtInst;
+    case OpcodeFamily::kCoop:
+      return BindCoop;
+  }
+  return nullptr;
+}
 
 }  // namespace
 
@@ -77,14 +94,25 @@ Loader::Loader(const ir::Module& module, const ir::TypeTable& types, const ir::M
 
 bool Loader::Fail(const ir::Instruction& inst, std::string message) {
   if (!error_) {
-    LoadError e;
-    e.message = std::move(message);
+    Diagnostic d;
+    d.message = std::move(message);
     if (inst.source_index() != ir::Instruction::kNotFromBinary) {
-      e.instruction_index = inst.source_index();
+      d.instruction_index = inst.source_index();
     }
-    error_ = std::move(e);
+    d.opcode = static_cast<uint32_t>(inst.opcode());
+    error_ = std::move(d);
   }
   return true;
+}
+
+bool Loader::FailLoad(std::string message, std::optional<size_t> instruction_index) {
+  if (!error_) {
+    Diagnostic d;
+    d.message = std::move(message);
+    d.instruction_index = instruction_index;
+    error_ = std::move(d);
+  }
+  return false;
 }
 
 std::optional<spv::FPRoundingMode> Loader::RoundingMode(uint32_t id) const {
@@ -246,12 +274,13 @@ bool Loader::EmitInstruction(const ir::Instruction& inst) {
   Instr out;
   out.source_index = static_cast<uint32_t>(
       inst.source_index() == ir::Instruction::kNotFromBinary ? 0 : inst.source_index());
+  // One family executes each opcode (opcode_table.hpp); the cooperative-matrix family sees the
+  // forms of a few other families' opcodes first and declines the rest.
   bool bound = false;
-  for (FamilyBinder bind : kFamilies) {
-    if (bind(*this, inst, out)) {
-      bound = true;
-      break;
-    }
+  if (const std::optional<OpcodeFamily> family = FamilyOf(inst.opcode())) {
+    if (IsCoopForm(inst.opcode())) bound = BindCoop(*this, inst, out);
+    const FamilyBinder bind = BinderOf(*family);
+    if (!bound && bind != nullptr) bound = bind(*this, inst, out);
   }
   if (failed()) return false;
   if (!bound) {
@@ -411,37 +440,33 @@ bool Loader::LoadKernelInterface(const ir::Function& kernel) {
 }
 
 bool Loader::Run(const std::string& kernel_name) {
-  std::string why;
-  std::optional<KernelSummary> kernel = FindKernel(module_, kernel_name, &why);
+  Result<KernelSummary> kernel = FindKernel(module_, kernel_name);
   if (!kernel) {
-    error_ = LoadError{why, std::nullopt};
+    error_ = kernel.diagnostics().front();
     return false;
   }
   // FindKernel trusts OpEntryPoint; what it names must be a function with a body.
   const ir::Function* kernel_function = info_.GetFunction(kernel->function_id);
   if (kernel_function == nullptr || kernel_function->IsDeclaration()) {
-    LoadError e{"OpEntryPoint '" + kernel->name + "' names %" +
-                    std::to_string(kernel->function_id) +
-                    (kernel_function == nullptr ? ", which is not a function"
-                                                : ", a function declaration with no body"),
-                std::nullopt};
+    std::optional<size_t> entry_index;
     for (const ir::Instruction& entry : module_.entry_points()) {
       if (entry.num_operands() > 1 && entry.word(1) == kernel->function_id &&
           entry.source_index() != ir::Instruction::kNotFromBinary) {
-        e.instruction_index = entry.source_index();
+        entry_index = entry.source_index();
       }
     }
-    error_ = std::move(e);
-    return false;
+    return FailLoad("OpEntryPoint '" + kernel->name + "' names %" +
+                        std::to_string(kernel->function_id) +
+                        (kernel_function == nullptr ? ", which is not a function"
+                                                    : ", a function declaration with no body"),
+                    entry_index);
   }
   program_.kernel_name = kernel->name;
   program_.subgroup_size = kernel->subgroup_size.value_or(options_.subgroup_size);
   if (program_.subgroup_size == 0 || program_.subgroup_size > 64) {
     // A subgroup's lanes are the bits of a 64-bit mask.
-    error_ = LoadError{"subgroup size " + std::to_string(program_.subgroup_size) +
-                           ": xmx-run runs subgroups of 1 to 64 invocations",
-                       std::nullopt};
-    return false;
+    return FailLoad("subgroup size " + std::to_string(program_.subgroup_size) +
+                    ": xmx-run runs subgroups of 1 to 64 invocations");
   }
   for (int i = 0; i < 3; ++i) program_.required_local_size[i] = kernel->local_size[i];
   program_.pointer_bytes = static_cast<uint32_t>(types_.pointer_size().value_or(8));
@@ -477,20 +502,12 @@ bool Loader::Run(const std::string& kernel_name) {
   // At least one line, so that a kernel with no values still has a register file to copy.
   program_.register_bytes = AlignUp(std::max<uint32_t>(program_.register_bytes, 1), 64);
   program_.register_image.resize(program_.register_bytes, 0);
-  uint64_t offset = 0;
-  for (VariableInfo& v : program_.private_variables) {
-    offset = (offset + v.alignment - 1) / v.alignment * v.alignment;
-    offset += v.bytes;
-  }
-  program_.private_bytes_per_item = offset;
-  for (uint32_t* count : program_.variable_counts) {
-    *count = static_cast<uint32_t>(program_.private_variables.size());
-  }
+  program_.private_layout = PrivateLayout::Of(program_.private_variables);
+  for (uint32_t* count : program_.variable_counts) *count = program_.private_layout.variables;
   return !failed();
 }
 
-std::optional<KernelSummary> FindKernel(const ir::Module& module, const std::string& name,
-                                        std::string* error) {
+Result<KernelSummary> FindKernel(const ir::Module& module, const std::string& name) {
   ir::ModuleInfo info(module);
   std::vector<const ir::EntryPoint*> kernels;
   for (const ir::EntryPoint& e : info.entry_points()) {
@@ -501,10 +518,11 @@ std::optional<KernelSummary> FindKernel(const ir::Module& module, const std::str
     if (kernels.size() != 1) {
       std::string names;
       for (const ir::EntryPoint* k : kernels) names += (names.empty() ? "" : ", ") + k->name;
-      *error = kernels.empty() ? "the module has no kernel"
-                               : "the module has " + std::to_string(kernels.size()) + " kernels (" +
-                                     names + "): choose one with --kernel";
-      return std::nullopt;
+      Diagnostic d;
+      d.message = kernels.empty() ? "the module has no kernel"
+                                  : "the module has " + std::to_string(kernels.size()) +
+                                        " kernels (" + names + "): choose one with --kernel";
+      return Result<KernelSummary>::Failure(std::move(d));
     }
     chosen = kernels[0];
   } else {
@@ -512,8 +530,9 @@ std::optional<KernelSummary> FindKernel(const ir::Module& module, const std::str
       if (k->name == name) chosen = k;
     }
     if (chosen == nullptr) {
-      *error = "the module has no kernel named '" + name + "'";
-      return std::nullopt;
+      Diagnostic d;
+      d.message = "the module has no kernel named '" + name + "'";
+      return Result<KernelSummary>::Failure(std::move(d));
     }
   }
   KernelSummary summary;
@@ -530,18 +549,13 @@ std::optional<KernelSummary> FindKernel(const ir::Module& module, const std::str
   return summary;
 }
 
-std::optional<Program> LoadProgram(const ir::Module& module, const LoadOptions& options,
-                                   LoadError* error) {
+Result<Program> LoadProgram(const ir::Module& module, const LoadOptions& options) {
   // Calls of built-ins that stand for instructions run as those instructions (builtins/
   // upgrade.hpp); each keeps its call's place, so reports name the call.
   std::optional<builtins::UpgradeResult> upgraded;
   if (builtins::HasBuiltinImports(module)) {
     upgraded = builtins::UpgradeBuiltinCalls(module);
-    if (!upgraded->ok()) {
-      const Diagnostic& first = upgraded->errors.front();
-      *error = LoadError{first.message, first.instruction_index};
-      return std::nullopt;
-    }
+    if (!upgraded->ok()) return Result<Program>::Failure(std::move(upgraded->errors));
   }
   const ir::Module& code = upgraded ? upgraded->module : module;
   ir::TypeTable types(code);
@@ -549,10 +563,11 @@ std::optional<Program> LoadProgram(const ir::Module& module, const LoadOptions& 
   Program program;
   Loader loader(code, types, info, program, options);
   if (!loader.Run(options.kernel)) {
-    *error = loader.error().value_or(LoadError{"loading failed", std::nullopt});
-    return std::nullopt;
+    Diagnostic fallback;
+    fallback.message = "loading failed";
+    return Result<Program>::Failure(loader.error().value_or(std::move(fallback)));
   }
-  return program;
+  return Result<Program>(std::move(program));
 }
 
 }  // namespace xmx::interp

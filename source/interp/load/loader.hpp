@@ -17,7 +17,9 @@
 #include "interp/model/program.hpp"
 #include "ir/module_info.hpp"
 #include "ir/type_table.hpp"
+#include "xmx/diagnostic.hpp"
 #include "xmx/module.hpp"
+#include "xmx/result.hpp"
 
 namespace xmx::interp {
 
@@ -27,14 +29,9 @@ struct LoadOptions {
   bool ordered_matrix_fp = false;  // --mma-fp=ordered
 };
 
-// Where loading failed: the instruction (index into the module) and why.
-struct LoadError {
-  std::string message;
-  std::optional<size_t> instruction_index;
-};
-
-std::optional<Program> LoadProgram(const ir::Module& module, const LoadOptions& options,
-                                   LoadError* error);
+// Compiles the kernel. A failure carries one error diagnostic saying why, with the index of
+// the instruction to blame (its instruction_index, and opcode) when there is one.
+Result<Program> LoadProgram(const ir::Module& module, const LoadOptions& options);
 
 // Finds the kernel `name` (or the only kernel) and its required subgroup size, if any, without
 // compiling it: the tools use it to pick the subgroup size before loading.
@@ -44,8 +41,7 @@ struct KernelSummary {
   std::optional<uint32_t> subgroup_size;  // SubgroupSize execution mode
   uint32_t local_size[3] = {0, 0, 0};     // LocalSize execution mode
 };
-std::optional<KernelSummary> FindKernel(const ir::Module& module, const std::string& name,
-                                        std::string* error);
+Result<KernelSummary> FindKernel(const ir::Module& module, const std::string& name);
 
 // How the loader sees a type.
 struct TypeInfo {
@@ -108,7 +104,12 @@ class Loader {
   // Registers a Function-storage variable (one copy per work-item); returns its index.
   uint32_t AddPrivateVariable(VariableInfo var);
 
+  // Fails the load because of `inst` (only the first failure is kept). Returns true, a
+  // binder's "handled" (FamilyBinder below), so a binder can `return loader.Fail(...)`.
   bool Fail(const ir::Instruction& inst, std::string message);
+  // Fails the load for a reason no single binder reports (the kernel, the register file);
+  // `instruction_index` names an instruction of the module when one is to blame. Returns false.
+  bool FailLoad(std::string message, std::optional<size_t> instruction_index = std::nullopt);
   // Whether some instruction of the module defines `id` (load_checks.cpp).
   bool IsDefined(uint32_t id) const { return defined_ids_.count(id) != 0; }
   // Whether `label` is a block of the function being loaded.
@@ -120,7 +121,7 @@ class Loader {
   // (loader_coop.cpp), or nullopt with *why saying why there is none.
   std::optional<CoopLayout> CoopLayoutOf(uint32_t type_id, std::string* why);
   bool failed() const { return error_.has_value(); }
-  const std::optional<LoadError>& error() const { return error_; }
+  const std::optional<Diagnostic>& error() const { return error_; }
 
   // Whether `id` is proven the same in every active invocation (uniformity.hpp): an operand
   // that must be dynamically uniform then needs no run-time check.
@@ -138,7 +139,6 @@ class Loader {
   bool Run(const std::string& kernel_name);
 
  private:
-  friend std::optional<Program> LoadProgram(const ir::Module&, const LoadOptions&, LoadError*);
   bool MaterialiseConstant(uint32_t id, uint32_t slot, const TypeInfo& type);
   bool ConstantBytes(uint32_t id, uint8_t* out, const TypeInfo& type, bool memory_layout);
   bool LoadGlobals();
@@ -157,7 +157,7 @@ class Loader {
   const ir::ModuleInfo& info_;
   Program& program_;
   LoadOptions options_;
-  std::optional<LoadError> error_;
+  std::optional<Diagnostic> error_;
   UniformValues uniform_;
   std::unordered_map<uint32_t, TypeInfo> type_info_;
   std::unordered_map<uint32_t, std::vector<uint64_t>> member_offsets_;
@@ -176,8 +176,10 @@ class Loader {
   uint32_t current_block_ = 0;
 };
 
-// A family binds the instructions it knows: returns false when `inst` is not one of them,
-// true when it filled `out` (or failed through Loader::Fail).
+// A family's binder turns the instructions opcode_table.hpp gives the family into `out`:
+// returns true when it filled `out` (or failed through Loader::Fail), false when it declines
+// `inst` (the cooperative-matrix binder declines the forms of kCoopForms it does not execute;
+// any other decline is reported as an instruction xmx-run does not execute).
 using FamilyBinder = bool (*)(Loader& loader, const ir::Instruction& inst, Instr& out);
 
 bool BindArith(Loader&, const ir::Instruction&, Instr&);

@@ -100,13 +100,9 @@ uint32_t Loader::Slot(uint32_t id) {
   const TypeInfo& type = TypeOfValue(id);
   if (type.memory_bytes > kMaxValueBytes && type.kind != ir::TypeKind::kPointer) {
     // An aggregate this large is not kept in registers (every lane would hold a copy).
-    if (!error_) {
-      error_ =
-          LoadError{"value %" + std::to_string(id) + " of " + std::to_string(type.memory_bytes) +
-                        " bytes is larger than xmx-run keeps in a register (" +
-                        std::to_string(kMaxValueBytes) + ")",
-                    std::nullopt};
-    }
+    FailLoad("value %" + std::to_string(id) + " of " + std::to_string(type.memory_bytes) +
+             " bytes is larger than xmx-run keeps in a register (" +
+             std::to_string(kMaxValueBytes) + ")");
     return slots_[id] = 0;
   }
   const uint32_t offset =
@@ -144,12 +140,8 @@ uint32_t Loader::ReserveRegisters(uint64_t lane_bytes, const std::string& what) 
   const uint64_t offset = AlignUp(program_.register_bytes, kSlotAlignment);
   const uint64_t end = offset + lane_bytes * program_.subgroup_size;
   if (end > kMaxRegisterBytes) {
-    if (!error_) {
-      error_ = LoadError{"the kernel's values need more than " +
-                             std::to_string(kMaxRegisterBytes >> 20) +
-                             " MiB of registers per subgroup (" + what + " does not fit)",
-                         std::nullopt};
-    }
+    FailLoad("the kernel's values need more than " + std::to_string(kMaxRegisterBytes >> 20) +
+             " MiB of registers per subgroup (" + what + " does not fit)");
     return 0;
   }
   program_.register_bytes = static_cast<uint32_t>(end);

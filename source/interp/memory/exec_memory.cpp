@@ -22,7 +22,8 @@ const Instr* ExecVariable(Subgroup& sg, const Instr* in) {
   WorkGroup& g = *sg.group;
   uint64_t* result = sg.reg<uint64_t>(in->result);
   ForEachLane(sg.mask, [&](uint32_t lane) {
-    const uint32_t allocation = g.private_first + (sg.first_item + lane) * v.count + v.index;
+    const uint32_t allocation =
+        PrivateAllocation(g.private_first, v.count, sg.first_item + lane, v.index);
     result[lane] = MakePointer(allocation, 0);
     if (!v.initializer.empty()) {
       std::memcpy((*g.allocations)[allocation].data, v.initializer.data(), v.initializer.size());

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "grammar/spirv_enums.hpp"
+#include "interp/model/private_layout.hpp"
 #include "interp/model/value_layout.hpp"
 
 namespace xmx::interp {
@@ -104,7 +105,7 @@ struct Program {
   uint32_t register_bytes = 0;
   std::vector<uint8_t> register_image;  // constants (broadcast to every lane); the rest zero
   std::vector<VariableInfo> private_variables;  // Function and Input storage, per work-item
-  uint64_t private_bytes_per_item = 0;
+  PrivateLayout private_layout;                 // where they lie (computed by the loader)
   std::vector<VariableInfo> local_variables;    // Workgroup
   std::vector<VariableInfo> global_variables;   // CrossWorkgroup / UniformConstant
   uint32_t required_local_size[3] = {0, 0, 0};  // LocalSize execution mode, 0 when absent

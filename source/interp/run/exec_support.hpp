@@ -49,15 +49,16 @@ inline uint8_t* AccessMemory(Subgroup& sg, const Instr* in, uint32_t lane, uint6
 
 // The fast path of a whole subgroup's access to private memory. Lanes are consecutive
 // work-items and every item's private variables are allocations in the same order over one
-// host array (executor.cpp), so when lane l's pointer is lane 0's moved by l items' worth of
-// allocation indices, every lane addresses the same byte of its own copy of one variable: lane
-// l's bytes lie at the returned address plus l * *stride. Returns nullptr when the pointers do
+// host array (model/private_layout.hpp), so when lane l's pointer is lane 0's moved by l items'
+// worth of allocation indices, every lane addresses the same byte of its own copy of one variable:
+// lane l's bytes lie at the returned address plus l * *stride. Returns nullptr when the pointers do
 // not have that form or the access is not plainly allowed; the caller then takes the per-lane
 // path, which also diagnoses.
 inline uint8_t* LaneStridedPrivate(const Subgroup& sg, const uint64_t* pointers, uint64_t bytes,
                                    uint32_t alignment, bool write, size_t* stride) {
   const WorkGroup& g = *sg.group;
-  const uint64_t variables = g.program->private_variables.size();
+  const PrivateLayout& layout = g.program->private_layout;
+  const uint64_t variables = layout.variables;
   if (sg.lanes > 64 || sg.mask != (~uint64_t{0} >> (64 - sg.lanes)) || variables == 0) {
     return nullptr;
   }
@@ -77,7 +78,7 @@ inline uint8_t* LaneStridedPrivate(const Subgroup& sg, const uint64_t* pointers,
       (write && a.read_only)) {
     return nullptr;
   }
-  *stride = g.program->private_bytes_per_item;
+  *stride = layout.bytes_per_item;
   return a.data + offset;
 }
 

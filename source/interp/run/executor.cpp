@@ -80,21 +80,20 @@ class Worker {
       table_.Add(a);
     }
     // Private memory: every Function and Input variable, per work-item.
-    private_.Resize(p.private_bytes_per_item * max_items_);
+    const PrivateLayout& layout = p.private_layout;
+    private_.Resize(layout.bytes_per_item * max_items_);
     group_.private_first = static_cast<uint32_t>(table_.size());
     for (uint32_t item = 0; item < max_items_; ++item) {
-      uint64_t offset = 0;
       for (const VariableInfo& v : p.private_variables) {
-        offset = (offset + v.alignment - 1) / v.alignment * v.alignment;
+        // Added in (item, variable) order, so the index is layout.Allocation(first, item, v).
         Allocation a;
-        a.data = private_.data() + item * p.private_bytes_per_item + offset;
+        a.data = private_.data() + layout.ByteOffset(item, v.index);
         a.size = v.bytes;
         a.storage = v.storage;
         a.read_only = v.storage == spv::StorageClass::Input;
         a.what = v.builtin ? "builtin variable" : "private variable";
         a.label = v.index;
         table_.Add(a);
-        offset += v.bytes;
       }
     }
     group_.private_end = static_cast<uint32_t>(table_.size());
@@ -148,7 +147,7 @@ class Worker {
       const std::vector<uint8_t>& bytes = request_.arguments[i].bytes;
       for (uint32_t item = 0; item < group_.items; ++item) {
         Allocation& a =
-            table_[group_.private_first + item * p.private_variables.size() + k.private_variable];
+            table_[p.private_layout.Allocation(group_.private_first, item, k.private_variable)];
         std::memcpy(a.data, bytes.data(), std::min<uint64_t>(a.size, bytes.size()));
       }
     }
@@ -159,7 +158,7 @@ class Worker {
                               item / (size[0] * size[1])};
       for (const VariableInfo& v : p.private_variables) {
         if (!v.builtin) continue;
-        Allocation& a = table_[group_.private_first + item * p.private_variables.size() + v.index];
+        Allocation& a = table_[p.private_layout.Allocation(group_.private_first, item, v.index)];
         uint64_t value[3] = {0, 0, 0};
         bool vector = true;
         switch (*v.builtin) {
@@ -274,9 +273,7 @@ class Worker {
       if (!v.builtin) continue;  // function variables are set by OpVariable
       fill(v.slot, [&](uint32_t lane) {
         const uint32_t item = std::min(sg.first_item + lane, group_.items - 1);
-        return MakePointer(group_.private_first +
-                               item * static_cast<uint32_t>(p.private_variables.size()) + v.index,
-                           0);
+        return MakePointer(p.private_layout.Allocation(group_.private_first, item, v.index), 0);
       });
     }
     for (const VariableInfo& v : p.local_variables) {
@@ -306,10 +303,8 @@ class Worker {
         case KernelParameter::Kind::kByValue:
           fill(k.slot, [&](uint32_t lane) {
             const uint32_t item = std::min(sg.first_item + lane, group_.items - 1);
-            return MakePointer(group_.private_first +
-                                   item * static_cast<uint32_t>(p.private_variables.size()) +
-                                   k.private_variable,
-                               0);
+            return MakePointer(
+                p.private_layout.Allocation(group_.private_first, item, k.private_variable), 0);
           });
           break;
         default: {

@@ -75,7 +75,7 @@ LaunchMemory MeasureLaunchMemory(const RunRequest& request) {
   if (request.options.check != CheckMode::kOff) {
     per_thread.Add(Times(local.value, kShadowBytesPerLocalByte, &m.overflow));
   }
-  per_thread.Add(Times(p.private_bytes_per_item, m.work_group_items, &m.overflow));
+  per_thread.Add(Times(p.private_layout.bytes_per_item, m.work_group_items, &m.overflow));
   const uint64_t subgroup_size = std::max<uint32_t>(p.subgroup_size, 1);
   const uint64_t subgroups = m.work_group_items / subgroup_size + 1;
   per_thread.Add(Times(Times(p.register_bytes, subgroups, &m.overflow), 3, &m.overflow));
