@@ -92,6 +92,7 @@ void ExpectLoadError(const std::string& body, const std::string& message,
   EXPECT_NE(loaded.error.message.find(message), std::string::npos)
       << "message: " << loaded.error.message << "\nexpected: " << message;
   EXPECT_TRUE(loaded.error.instruction_index.has_value());
+  EXPECT_TRUE(loaded.error.opcode.has_value());  // the instruction's opcode rides along
 }
 
 const char* const kLoadAB = R"(

@@ -94,6 +94,7 @@ void ExpectLoadError(const std::string& text, const std::string& message,
   ASSERT_FALSE(loaded.program.has_value()) << "loaded, expected: " << message << "\n" << text;
   EXPECT_NE(loaded.error.message.find(message), std::string::npos)
       << "message: " << loaded.error.message << "\nexpected: " << message;
+  EXPECT_EQ(loaded.error.severity, Severity::kError);
   if (names_instruction) EXPECT_TRUE(loaded.error.instruction_index.has_value());
 }
 

@@ -1,6 +1,7 @@
 // The loader: a validated module and a kernel name become a Program (program.hpp) for one
-// subgroup size. Each instruction family binds its own opcodes (exec_*.cpp); the loader owns
-// the register allocation, types, constants, variables, blocks and edges.
+// subgroup size. Each instruction family binds the opcodes opcode_table.hpp gives it
+// (<family>/exec_*.cpp); the loader owns the register allocation, types, constants, variables,
+// blocks and edges.
 #pragma once
 
 #include <cstdint>
