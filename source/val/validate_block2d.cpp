@@ -75,8 +75,7 @@ class Block2dChecker {
   std::optional<uint32_t> Dimension(size_t index, const char* role, bool by_convention) {
     const uint32_t id = Id(index);
     const ir::Constant* constant = context_.types().GetConstant(id);
-    const ir::Type* type =
-        constant ? context_.types().GetType(constant->type_id) : values_.TypeOf(id);
+    const ir::Type* type = context_.ValueType(id);
     if (type == nullptr) return std::nullopt;  // undefined id: the core rules report it
     if (constant != nullptr && IsInt(type) && type->width == 32) {
       // Spec constants are constant instructions too, but their value may change: no value.
@@ -152,7 +151,7 @@ class Block2dChecker {
   // `want` storage.
   std::optional<PointerInfo> CheckStorageClass(uint32_t id, const char* role,
                                                spv::StorageClass want) {
-    const ir::Type* type = values_.TypeOf(id);
+    const ir::Type* type = context_.ValueType(id);
     if (type == nullptr) return std::nullopt;
     const std::optional<PointerInfo> pointer = values_.AsPointer(type);
     if (!pointer || pointer->storage_class != want) {
@@ -265,7 +264,7 @@ class Block2dChecker {
   }
 
   bool CheckIntegerScalar(uint32_t id, const char* role) {
-    const ir::Type* type = values_.TypeOf(id);
+    const ir::Type* type = context_.ValueType(id);
     if (type == nullptr) return false;
     if (!IsInt(type)) {
       context_.Error(
@@ -278,7 +277,7 @@ class Block2dChecker {
   }
 
   bool CheckCoordinateType(uint32_t id) {
-    const ir::Type* type = values_.TypeOf(id);
+    const ir::Type* type = context_.ValueType(id);
     if (type == nullptr) return false;
     const ir::Type* component =
         type->kind == ir::TypeKind::kVector ? context_.types().GetType(type->element) : nullptr;

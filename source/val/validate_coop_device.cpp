@@ -9,7 +9,6 @@
 #include <set>
 #include <string>
 #include <tuple>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "val/rules.hpp"
@@ -125,13 +124,7 @@ std::string TypesText(const std::vector<ElementType>& types) {
 
 class CoopDeviceChecker {
  public:
-  explicit CoopDeviceChecker(ValidationContext& context) : context_(context) {
-    context_.module().ForEachInstruction([&](const ir::Instruction& inst) {
-      if (inst.has_result_id() && inst.has_result_type()) {
-        value_types_[inst.result_id()] = inst.result_type_id();
-      }
-    });
-  }
+  explicit CoopDeviceChecker(ValidationContext& context) : context_(context) {}
 
   void Check(const ir::Function& function, const ir::Instruction& inst) {
     reported_.clear();
@@ -157,11 +150,7 @@ class CoopDeviceChecker {
   }
 
  private:
-  uint32_t ValueType(uint32_t id) const {
-    if (const ir::Constant* constant = context_.types().GetConstant(id)) return constant->type_id;
-    auto it = value_types_.find(id);
-    return it != value_types_.end() ? it->second : 0;
-  }
+  uint32_t ValueType(uint32_t id) const { return context_.ValueTypeId(id); }
 
   std::optional<CoopType> Decode(uint32_t type_id) const {
     const ir::TypeTable& types = context_.types();
@@ -326,7 +315,6 @@ class CoopDeviceChecker {
   }
 
   ValidationContext& context_;
-  std::unordered_map<uint32_t, uint32_t> value_types_;
   std::unordered_set<uint32_t> unknown_size_functions_;
   std::set<std::tuple<Severity, std::string, std::string>> reported_;
 };
@@ -351,15 +339,14 @@ bool IsCoopInstruction(spv::Op op) {
 void ValidateCooperativeMatrixDevice(ValidationContext& context) {
   // "spec" and "opencl": only the SPIR-V rules apply to cooperative matrices.
   if (context.device().cooperative_matrix.kind == device::TableKind::kNoTable) return;
-  std::optional<CoopDeviceChecker> checker;
+  CoopDeviceChecker checker(context);
   context.ForEachBodyInstruction([&](const ir::Function& function, const ir::Instruction& inst) {
     if (!IsCoopInstruction(inst.opcode())) return;
     if (inst.opcode() == spv::Op::OpCompositeConstruct) {
       const ir::Type* type = context.types().GetType(inst.result_type_id());
       if (type == nullptr || type->kind != ir::TypeKind::kCooperativeMatrix) return;
     }
-    if (!checker) checker.emplace(context);
-    checker->Check(function, inst);
+    checker.Check(function, inst);
   });
 }
 

@@ -183,9 +183,9 @@ void CheckCoopTypes(const CoopValues& values) {
   for (const ir::Instruction& inst : values.context().module().globals()) {
     if (inst.opcode() == spv::Op::OpTypeCooperativeMatrixKHR) checker.CheckType(inst);
   }
-  values.context().ForEachBodyInstruction([&](const ir::Function&, const ir::Instruction& inst) {
-    if (inst.opcode() == spv::Op::OpCooperativeMatrixLengthKHR) checker.CheckLength(inst);
-  });
+  values.context().ForEachBodyInstruction(
+      spv::Op::OpCooperativeMatrixLengthKHR,
+      [&](const ir::Function&, const ir::Instruction& inst) { checker.CheckLength(inst); });
 }
 
 }  // namespace xmx::val::coop

@@ -39,16 +39,6 @@ class MatrixMadChecker {
  public:
   explicit MatrixMadChecker(ValidationContext& context) : context_(context) {}
 
-  // Every result id's type: operands may be function parameters or results of any instruction.
-  void IndexValueTypes() {
-    auto add = [&](const ir::Instruction& inst) {
-      if (inst.has_result_id() && inst.has_result_type()) {
-        value_types_[inst.result_id()] = inst.result_type_id();
-      }
-    };
-    context_.module().ForEachInstruction(add);
-  }
-
   void Check(const ir::Function& function, const ir::Instruction& inst) {
     reported_.clear();
     if (inst.num_operands() < 4) return;  // the core rules report the malformed instruction
@@ -124,11 +114,7 @@ class MatrixMadChecker {
 
  private:
   // The type of the value `id` (instruction result or constant), 0 if unknown.
-  uint32_t ValueType(uint32_t id) const {
-    if (const ir::Constant* constant = context_.types().GetConstant(id)) return constant->type_id;
-    auto it = value_types_.find(id);
-    return it != value_types_.end() ? it->second : 0;
-  }
+  uint32_t ValueType(uint32_t id) const { return context_.ValueTypeId(id); }
 
   std::optional<MadOperandType> OperandType(const ir::Instruction& inst, size_t index,
                                             const char* what) {
@@ -253,7 +239,6 @@ class MatrixMadChecker {
   }
 
   ValidationContext& context_;
-  std::unordered_map<uint32_t, uint32_t> value_types_;
   std::unordered_set<uint32_t> unknown_size_functions_;
   std::set<std::tuple<Severity, std::string, std::string>> reported_;
 };
@@ -262,15 +247,10 @@ class MatrixMadChecker {
 
 void ValidateMatrixMad(ValidationContext& context) {
   MatrixMadChecker checker(context);
-  bool indexed = false;
-  context.ForEachBodyInstruction([&](const ir::Function& function, const ir::Instruction& inst) {
-    if (inst.opcode() != spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL) return;
-    if (!indexed) {
-      checker.IndexValueTypes();
-      indexed = true;
-    }
-    checker.Check(function, inst);
-  });
+  context.ForEachBodyInstruction(spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL,
+                                 [&](const ir::Function& function, const ir::Instruction& inst) {
+                                   checker.Check(function, inst);
+                                 });
 }
 
 }  // namespace xmx::val

@@ -35,11 +35,13 @@ class SplitMadChecker {
     for (const ir::Function& function : context_.module().functions()) FindBuiltin(function);
     if (builtins_.empty()) return;
     for (auto& [id, builtin] : builtins_) CheckDeclaration(builtin);
-    context_.ForEachBodyInstruction([&](const ir::Function& caller, const ir::Instruction& inst) {
-      if (inst.opcode() != spv::Op::OpFunctionCall || inst.num_operands() < 1) return;
-      auto it = builtins_.find(inst.word(0));
-      if (it != builtins_.end()) CheckCall(caller, inst, it->second);
-    });
+    context_.ForEachBodyInstruction(spv::Op::OpFunctionCall,
+                                    [&](const ir::Function& caller, const ir::Instruction& inst) {
+                                      if (inst.num_operands() < 1) return;
+                                      auto it = builtins_.find(inst.word(0));
+                                      if (it != builtins_.end())
+                                        CheckCall(caller, inst, it->second);
+                                    });
   }
 
  private:

@@ -3,7 +3,6 @@
 // C.3 and C.4 (the OpenCL environment, from the device's `subgroup_ops` table).
 #include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "grammar/grammar.hpp"
 #include "val/rules.hpp"
@@ -30,14 +29,7 @@ std::string OpName(const ir::Instruction& inst) {
 class SubgroupChecker {
  public:
   explicit SubgroupChecker(ValidationContext& context)
-      : context_(context), device_(context.device()) {
-    // The type of every value: TypeTable knows types and constants, not the other results.
-    context.module().ForEachInstruction([&](const ir::Instruction& inst) {
-      if (inst.has_result_type() && inst.has_result_id()) {
-        value_types_[inst.result_id()] = inst.result_type_id();
-      }
-    });
-  }
+      : context_(context), device_(context.device()) {}
 
   void Check(const ir::Instruction& inst) {
     switch (inst.opcode()) {
@@ -79,10 +71,7 @@ class SubgroupChecker {
   }
 
  private:
-  uint32_t ValueType(uint32_t id) const {
-    auto it = value_types_.find(id);
-    return it == value_types_.end() ? 0 : it->second;
-  }
+  uint32_t ValueType(uint32_t id) const { return context_.ValueTypeId(id); }
   const ir::Type* TypeOf(uint32_t type_id) const { return context_.types().GetType(type_id); }
 
   std::optional<Shape> ShapeOf(uint32_t type_id) const {
@@ -333,7 +322,6 @@ class SubgroupChecker {
 
   ValidationContext& context_;
   const device::DeviceProfile& device_;
-  std::unordered_map<uint32_t, uint32_t> value_types_;
 };
 
 }  // namespace
