@@ -1,8 +1,10 @@
 #include "val/validation_context.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <set>
 
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 #include "xmx/device.hpp"
 
@@ -109,6 +111,7 @@ bool ValidationContext::ReachedByEntryPoint(uint32_t function_id) const {
 
 void ValidationContext::Report(Severity severity, const ir::Instruction* inst, std::string rule,
                                std::string message) {
+  assert(rules::FindRule(rule) != nullptr && "rule id missing from common/rule_ids.def");
   Diagnostic d;
   d.severity = severity;
   d.rule = std::move(rule);
