@@ -240,11 +240,25 @@ std::optional<DeviceProfile> LoadProfileText(std::string_view json_text,
 // kMismatch: `field` has the value `found`; `supported` lists what the remaining rows allow.
 enum class MatchStatus : uint8_t { kMatched, kNoTable, kNotSupported, kCoreRules, kMismatch };
 
+// What a mismatch is about, for a caller that classifies it (xmx-val's rule ids) without reading
+// the text meant for people (`field`).
+enum class MismatchKind : uint8_t {
+  kOther,
+  kSubgroupSize,
+  kKDim,
+  kResultCount,     // the matrix instruction's Result component count (its M)
+  kComponentType,   // an operand's component type
+  kComponentCount,  // an operand's component count for the matched M
+  kOperands,        // the operand bits
+  kShape,           // a cooperative matrix's M x N x K
+};
+
 struct Mismatch {
   std::string field;  // "K Dim", "Block Width", ...
   std::string found;
   std::string context;  // ", for subgroup size 16" -- the values already matched
   std::vector<std::string> supported;
+  MismatchKind kind = MismatchKind::kOther;
 };
 
 struct OperandShape {

@@ -43,11 +43,11 @@ struct Expected {
 
 class Parser {
  public:
-  Parser(std::span<const uint32_t> words, InstructionHandler& handler, Diagnostic* error,
-         const ParseOptions& options)
-      : words_(words), handler_(handler), error_(error), options_(options) {}
+  Parser(std::span<const uint32_t> words, InstructionHandler& handler, const ParseOptions& options)
+      : words_(words), handler_(handler), options_(options) {}
 
-  bool Run();
+  // The module read to its end (or until the handler stopped it), or the first structural error.
+  Status Run();
 
  private:
   bool ParseInstruction();
@@ -59,12 +59,15 @@ class Parser {
 
   // Formats "Op<name> starting at word <n>" for messages about the current instruction.
   std::string InstName() const;
+  // Records the structural error that ends the walk; returns false for `return Fail(...)` in the
+  // decoding steps, which stop at their first false.
   bool Fail(size_t word_offset, std::string message);
+  bool Walk();
 
   std::span<const uint32_t> words_;
   InstructionHandler& handler_;
-  Diagnostic* error_;
   ParseOptions options_;
+  Diagnostic failure_;
   Header header_;
 
   // State of the instruction being decoded.
@@ -86,13 +89,16 @@ class Parser {
 };
 
 bool Parser::Fail(size_t word_offset, std::string message) {
-  if (error_) {
-    *error_ = Diagnostic{};
-    error_->message = std::move(message);
-    error_->word_offset = word_offset;
-    error_->instruction_index = inst_index_;
-  }
+  failure_ = Diagnostic{};
+  failure_.message = std::move(message);
+  failure_.word_offset = word_offset;
+  failure_.instruction_index = inst_index_;
   return false;
+}
+
+Status Parser::Run() {
+  if (!Walk()) return Status::Failure(std::move(failure_));
+  return Done{};
 }
 
 std::string Parser::InstName() const {
@@ -100,7 +106,7 @@ std::string Parser::InstName() const {
   return name + " starting at word " + std::to_string(inst_offset_);
 }
 
-bool Parser::Run() {
+bool Parser::Walk() {
   if (words_.size() < kHeaderWords) {
     return Fail(0, "Module has " + std::to_string(words_.size()) +
                        " words; the header alone needs 5 (magic, version, generator, bound, "
@@ -442,20 +448,24 @@ bool Parser::ParseOperand(const Expected& expected) {
 
 }  // namespace
 
-bool Parse(std::span<const uint32_t> words, InstructionHandler& handler, Diagnostic* error,
-           const ParseOptions& options) {
-  Parser parser(words, handler, error, options);
-  return parser.Run();
+Status Parse(std::span<const uint32_t> words, InstructionHandler& handler,
+             const ParseOptions& options) {
+  return Parser(words, handler, options).Run();
 }
 
-bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words, Diagnostic* error) {
-  auto fail = [&](std::string message) {
-    if (error) {
-      *error = Diagnostic{};
-      error->message = std::move(message);
-      error->word_offset = 0;
-    }
-    return false;
+bool Parse(std::span<const uint32_t> words, InstructionHandler& handler, Diagnostic* error,
+           const ParseOptions& options) {
+  Status status = Parse(words, handler, options);
+  if (!status && error) *error = std::move(status.diagnostics().front());
+  return status.ok();
+}
+
+Result<std::vector<uint32_t>> BytesToWords(std::span<const uint8_t> bytes) {
+  auto fail = [](std::string message) {
+    Diagnostic error;
+    error.message = std::move(message);
+    error.word_offset = 0;
+    return Result<std::vector<uint32_t>>::Failure(std::move(error));
   };
   if (bytes.size() % 4 != 0) {
     return fail("Module size " + std::to_string(bytes.size()) +
@@ -463,7 +473,7 @@ bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words, 
   }
   if (bytes.size() < 4) return fail("Module is empty: no SPIR-V magic number");
   const size_t n = bytes.size() / 4;
-  words->resize(n);
+  std::vector<uint32_t> words(n);
   auto le = [&](size_t i) {
     return uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 |
            uint32_t(bytes[4 * i + 2]) << 16 | uint32_t(bytes[4 * i + 3]) << 24;
@@ -473,14 +483,24 @@ bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words, 
            uint32_t(bytes[4 * i + 1]) << 16 | uint32_t(bytes[4 * i]) << 24;
   };
   if (le(0) == kMagic) {
-    for (size_t i = 0; i < n; ++i) (*words)[i] = le(i);
+    for (size_t i = 0; i < n; ++i) words[i] = le(i);
   } else if (be(0) == kMagic) {
-    for (size_t i = 0; i < n; ++i) (*words)[i] = be(i);
+    for (size_t i = 0; i < n; ++i) words[i] = be(i);
   } else {
     char buf[16];
     std::snprintf(buf, sizeof buf, "0x%08x", le(0));
     return fail(std::string("Invalid SPIR-V magic number ") + buf);
   }
+  return words;
+}
+
+bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words, Diagnostic* error) {
+  Result<std::vector<uint32_t>> result = BytesToWords(bytes);
+  if (!result) {
+    if (error) *error = std::move(result.diagnostics().front());
+    return false;
+  }
+  *words = std::move(result).value();
   return true;
 }
 

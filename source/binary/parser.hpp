@@ -9,8 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "xmx/diagnostic.hpp"
 #include "grammar/grammar.hpp"
+#include "xmx/diagnostic.hpp"
+#include "xmx/result.hpp"
 
 namespace xmx::binary {
 
@@ -68,13 +69,20 @@ struct ParseOptions {
   bool check_id_bound = true;
 };
 
-// Parses `words` (host byte order, see BytesToWords). Returns false and fills *error on the first
-// structural error.
-bool Parse(std::span<const uint32_t> words, InstructionHandler& handler, Diagnostic* error,
-           const ParseOptions& options = {});
+// Parses `words` (host byte order, see BytesToWords). Fails with one diagnostic, the first
+// structural error (its word offset and instruction index set); a handler that stops the walk
+// early is a success.
+Status Parse(std::span<const uint32_t> words, InstructionHandler& handler,
+             const ParseOptions& options = {});
 
 // Turns file bytes into host-order words, detecting the module's endianness from the magic
 // number. Fails on a size that is not a multiple of 4 or on a wrong magic number.
+Result<std::vector<uint32_t>> BytesToWords(std::span<const uint8_t> bytes);
+
+// The same two with the error in *error (may be null) and a verdict, for the callers not yet on
+// Result (the tools, fuzzers and benchmarks move to the public API).
+bool Parse(std::span<const uint32_t> words, InstructionHandler& handler, Diagnostic* error,
+           const ParseOptions& options = {});
 bool BytesToWords(std::span<const uint8_t> bytes, std::vector<uint32_t>* words, Diagnostic* error);
 
 // Writes words as little-endian bytes (the byte order SPIRV-Tools emits).

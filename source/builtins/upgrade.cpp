@@ -6,6 +6,7 @@
 
 #include "builtins/itanium_names.hpp"
 #include "builtins/recognise.hpp"
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 #include "ir/module_info.hpp"
 #include "ir/type_table.hpp"
@@ -125,7 +126,7 @@ class Upgrader {
       if (FindEntries(import.name).front().entry->target == Target::kSplitMatrixMad) continue;
       const ir::Function* function = FindFunction(id);
       if (!function) continue;
-      result_.errors.push_back(Error(function->def, "builtin.signature",
+      result_.errors.push_back(Error(function->def, rules::kBuiltinSignature,
                                      "imported built-in '" + import.name + "' (\"" +
                                          import.linkage_name + "\") is " + import.mismatch));
     }
@@ -164,7 +165,7 @@ class Upgrader {
           std::optional<uint32_t> value = types_.GetConstantUInt32(argument);
           if (!value) {
             result_.errors.push_back(
-                Error(call, "builtin.literal-argument",
+                Error(call, rules::kBuiltinLiteralArgument,
                       import.CallPrefix() + "argument " + std::to_string(source.value + 1) +
                           " is a literal operand of the instruction and must be a 32-bit integer "
                           "constant"));
@@ -188,7 +189,7 @@ class Upgrader {
       }
     }
     if (out_of_ids) {
-      result_.errors.push_back(Error(call, "builtin.id-bound",
+      result_.errors.push_back(Error(call, rules::kBuiltinIdBound,
                                      import.CallPrefix() +
                                          "the module's id bound leaves no id for the constants "
                                          "the instruction needs"));

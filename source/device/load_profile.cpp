@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "common/rule_ids.hpp"
 #include "device/embedded_profiles.hpp"
 #include "device/profile_reader.hpp"
 #include "xmx/device.hpp"
@@ -12,7 +13,7 @@ namespace xmx::device {
 namespace {
 
 using internal::EmbeddedProfile;
-using internal::ProfileError;
+using internal::WithoutExceptionId;
 
 const EmbeddedProfile* FindEmbedded(std::string_view name) {
   for (const EmbeddedProfile& embedded : internal::EmbeddedProfiles()) {
@@ -21,21 +22,12 @@ const EmbeddedProfile* FindEmbedded(std::string_view name) {
   return nullptr;
 }
 
-// nlohmann's messages start with "[json.exception.parse_error.101] "; the rest says where.
-std::string WithoutExceptionId(const char* what) {
-  std::string_view text(what);
-  if (!text.empty() && text.front() == '[') {
-    if (size_t end = text.find("] "); end != std::string_view::npos) text.remove_prefix(end + 2);
-  }
-  return std::string(text);
-}
-
 void Report(Diagnostic* diagnostic, std::string message) {
   if (diagnostic == nullptr) return;
   *diagnostic = Diagnostic{};
   diagnostic->severity = Severity::kError;
   diagnostic->message = std::move(message);
-  diagnostic->rule = "device-profile";
+  diagnostic->rule = rules::kDeviceProfile;
 }
 
 // A profile is a few kilobytes of tables a few levels deep: far larger or deeper input is refused
@@ -74,14 +66,12 @@ std::optional<DeviceProfile> Parse(std::string_view text, std::string_view sourc
            std::string(source_name) + ": invalid JSON: " + WithoutExceptionId(error.what()));
     return std::nullopt;
   }
-  try {
-    return internal::ReadProfile(root, resolve_base);
-  } catch (const ProfileError& error) {
-    Report(diagnostic, std::string(source_name) + ": " + error.what());
-  } catch (const nlohmann::json::exception& error) {
-    Report(diagnostic, std::string(source_name) + ": " + WithoutExceptionId(error.what()));
+  Result<DeviceProfile> profile = internal::ReadProfile(root, resolve_base, source_name);
+  if (!profile) {
+    if (diagnostic) *diagnostic = std::move(profile.diagnostics().front());
+    return std::nullopt;
   }
-  return std::nullopt;
+  return std::move(profile).value();
 }
 
 // The built-in profiles, each parsed once; a base is parsed before the profiles built on it.

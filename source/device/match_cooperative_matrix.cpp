@@ -157,7 +157,10 @@ CooperativeMatrixMatch MatchCooperativeMatrix(const DeviceProfile& profile,
       {"Result (D) type", "D", query.types.d, &CooperativeMatrixRow::d},
   };
   for (const auto& f : fields) {
-    if (!NarrowByType(rows, f.found, f.field, f.label, context, mismatch)) return match;
+    if (!NarrowByType(rows, f.found, f.field, f.label, context, mismatch)) {
+      mismatch->kind = MismatchKind::kComponentType;
+      return match;
+    }
     context += std::string(context.empty() ? " for " : ", ") + f.short_label + " " + Sycl(f.found);
   }
   // M, N and K together: the rows are tiles, and which dimension to change depends on the others.
@@ -174,6 +177,7 @@ CooperativeMatrixMatch MatchCooperativeMatrix(const DeviceProfile& profile,
   if (kept.empty()) {
     *mismatch = {"Shape (M x N x K)", ShapeText(query.shape.m, query.shape.n, query.shape.k),
                  context, std::move(shapes)};
+    mismatch->kind = MismatchKind::kShape;
     return match;
   }
   rows = std::move(kept);
@@ -189,6 +193,7 @@ CooperativeMatrixMatch MatchCooperativeMatrix(const DeviceProfile& profile,
       std::vector<std::string> texts;
       for (uint32_t s : sizes) texts.push_back(std::to_string(s));
       *mismatch = {"Subgroup size", std::to_string(query.subgroup_size), context, std::move(texts)};
+      mismatch->kind = MismatchKind::kSubgroupSize;
       return match;
     }
     rows = {found};

@@ -75,7 +75,8 @@ MatrixMadMatch MatchMatrixMad(const DeviceProfile& profile, const MatrixMadQuery
     return match;
   }
   Mismatch* mismatch = &match.mismatch;
-  auto fail = [&]() {
+  auto fail = [&](MismatchKind kind) {
+    mismatch->kind = kind;
     match.status = MatchStatus::kMismatch;
     match.nearest = rows;
     return match;
@@ -87,13 +88,13 @@ MatrixMadMatch MatchMatrixMad(const DeviceProfile& profile, const MatrixMadQuery
                                      return std::vector<uint32_t>{r.subgroup_size};
                                    }),
                                    "Subgroup size", context, mismatch)) {
-    return fail();
+    return fail(MismatchKind::kSubgroupSize);
   }
   context = " for subgroup size " + std::to_string(query.subgroup_size);
   if (!NarrowByValue<MatrixMadRow>(
           rows, query.k, Values([](const MatrixMadRow& r) { return std::vector<uint32_t>{r.k}; }),
           "K Dim", context, mismatch)) {
-    return fail();
+    return fail(MismatchKind::kKDim);
   }
   context += ", K Dim " + std::to_string(query.k);
   const struct {
@@ -113,23 +114,23 @@ MatrixMadMatch MatchMatrixMad(const DeviceProfile& profile, const MatrixMadQuery
                                       return TypeName((r.*spec).type);
                                     }),
                                     t.field, context, mismatch)) {
-      return fail();
+      return fail(MismatchKind::kComponentType);
     }
     context += std::string(", ") + t.label + " " + TypeName(t.found);
   }
   if (!NarrowByValue<MatrixMadRow>(
           rows, query.operands, Values([](const MatrixMadRow& r) { return r.operands; }),
           "Matrix Multiply Accumulate Operands", context, mismatch, &internal::Hex)) {
-    return fail();
+    return fail(MismatchKind::kOperands);
   }
   context += ", Operands " + internal::Hex(query.operands);
   std::optional<uint32_t> m = MatchM(rows, query.result.count, context, mismatch);
-  if (!m) return fail();
+  if (!m) return fail(MismatchKind::kResultCount);
   const MatrixMadRow& row = *rows.front();
   if (!MatchCount(row.a, *m, query.a.count, "Matrix A component count", context, mismatch) ||
       !MatchCount(row.b, *m, query.b.count, "Matrix B component count", context, mismatch) ||
       !MatchCount(row.c, *m, query.c.count, "Matrix C component count", context, mismatch)) {
-    return fail();
+    return fail(MismatchKind::kComponentCount);
   }
   match.status = MatchStatus::kMatched;
   match.row = &row;

@@ -9,24 +9,19 @@
 #include <string_view>
 
 #include "xmx/device.hpp"
+#include "xmx/result.hpp"
 
 namespace xmx::device::internal {
-
-// "matrix_mad[3].k: K must be a positive integer" -- the path and what is wrong.
-class ProfileError : public std::runtime_error {
- public:
-  ProfileError(std::string path, const std::string& what)
-      : std::runtime_error(path.empty() ? what : path + ": " + what), path_(std::move(path)) {}
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 // Returns the profile a "base" key names, or nullptr if there is none.
 using BaseResolver = std::function<const DeviceProfile*(std::string_view name)>;
 
-// Throws ProfileError.
-DeviceProfile ReadProfile(const nlohmann::json& root, const BaseResolver& resolve_base);
+// The profile, or one error (rule device-profile) naming `source_name` and the JSON path of the
+// first thing that is wrong: "my.json: matrix_mad[3].k: K must be a positive integer".
+Result<DeviceProfile> ReadProfile(const nlohmann::json& root, const BaseResolver& resolve_base,
+                                  std::string_view source_name);
+
+// nlohmann's messages start with "[json.exception.parse_error.101] "; the rest says where.
+std::string WithoutExceptionId(const char* what);
 
 }  // namespace xmx::device::internal

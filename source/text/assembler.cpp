@@ -101,20 +101,37 @@ bool TargetEnvVersion(std::string_view env, uint32_t* version) {
   return false;
 }
 
+Result<std::vector<uint32_t>> Assemble(std::string_view text, const AssembleOptions& options) {
+  return detail::Assembler(text, options).Run();
+}
+
 bool Assemble(std::string_view text, const AssembleOptions& options, std::vector<uint32_t>* words,
               Diagnostic* error) {
-  detail::Assembler assembler(text, options, error);
-  return assembler.Run(words);
+  Result<std::vector<uint32_t>> result = Assemble(text, options);
+  if (!result) {
+    words->clear();
+    if (error) *error = std::move(result.diagnostics().front());
+    return false;
+  }
+  *words = std::move(result).value();
+  return true;
 }
 
 namespace detail {
 
 bool Assembler::Fail(std::string_view message) {
-  error_->severity = Severity::kError;
-  error_->message = OneLine(message);
+  failure_ = Diagnostic{};
+  failure_.severity = Severity::kError;
+  failure_.message = OneLine(message);
   const Position& pos = lexer_.position();
-  error_->text_position = TextPosition{pos.line + 1, pos.column + 1};
+  failure_.text_position = TextPosition{pos.line + 1, pos.column + 1};
   return false;
+}
+
+Result<std::vector<uint32_t>> Assembler::Run() {
+  std::vector<uint32_t> words;
+  if (!Encode(&words)) return Result<std::vector<uint32_t>>::Failure(std::move(failure_));
+  return words;
 }
 
 uint32_t Assembler::Intern(std::string_view name) {
@@ -249,7 +266,7 @@ void Assembler::PushOperands(std::span<const grammar::Operand> operands) {
   }
 }
 
-bool Assembler::Run(std::vector<uint32_t>* words) {
+bool Assembler::Encode(std::vector<uint32_t>* words) {
   words->clear();
   if (text_.empty()) return Fail("Missing assembly text.");
   out_ = words;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "xmx/diagnostic.hpp"
+#include "xmx/result.hpp"
 
 namespace xmx::text {
 
@@ -20,7 +21,11 @@ struct AssembleOptions {
 // Returns false for an unknown name.
 bool TargetEnvVersion(std::string_view env, uint32_t* version);
 
-// On error returns false and fills *error with the line and column.
+// The module's words, or the first error (one diagnostic with its line and column).
+Result<std::vector<uint32_t>> Assemble(std::string_view text, const AssembleOptions& options);
+
+// The same with the error in *error (may be null) and a verdict, for the callers not yet on Result
+// (the tools, fuzzers and tests move to the public API).
 bool Assemble(std::string_view text, const AssembleOptions& options, std::vector<uint32_t>* words,
               Diagnostic* error);
 

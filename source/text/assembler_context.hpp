@@ -12,10 +12,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "xmx/diagnostic.hpp"
 #include "grammar/grammar.hpp"
 #include "text/assembler.hpp"
 #include "text/lexer.hpp"
+#include "xmx/diagnostic.hpp"
 
 namespace xmx::text::detail {
 
@@ -78,16 +78,20 @@ enum class OperandResult : uint8_t { kOk, kFailedMatch, kError };
 
 class Assembler {
  public:
-  Assembler(std::string_view text, const AssembleOptions& options, Diagnostic* error)
-      : lexer_(text), text_(text), options_(options), error_(error) {}
+  Assembler(std::string_view text, const AssembleOptions& options)
+      : lexer_(text), text_(text), options_(options) {}
 
-  bool Run(std::vector<uint32_t>* words);
+  // The module's words, or the first error (with its line and column).
+  Result<std::vector<uint32_t>> Run();
 
  private:
   // --- assembler.cpp: instructions and ids ---
   bool EncodeInstruction();
   bool EncodeInstructionStartingWithImmediate();
+  // Records the error that ends assembly; returns false for `return Fail(...)` in the encoding
+  // steps, which stop at their first false.
   bool Fail(std::string_view message);
+  bool Encode(std::vector<uint32_t>* words);
   uint32_t Intern(std::string_view name);
   uint32_t IdValue(uint32_t key) const;
   void PushId(uint32_t key);
@@ -116,7 +120,7 @@ class Assembler {
   Lexer lexer_;
   std::string_view text_;
   AssembleOptions options_;
-  Diagnostic* error_;
+  Diagnostic failure_;
   std::vector<uint32_t>* out_ = nullptr;
 
   // Ids: spellings in order of first encoding; numbering happens at the end.

@@ -424,7 +424,9 @@ bool Disassemble(std::span<const uint32_t> words, const DisassembleOptions& opti
   Collector module(words.size(), options.friendly_names);
   binary::ParseOptions parse_options;
   parse_options.check_id_bound = false;  // spirv-dis does not check ids against the bound
-  const bool ok = binary::Parse(words, module, error, parse_options);
+  Status parsed = binary::Parse(words, module, parse_options);
+  const bool ok = parsed.ok();
+  if (!ok && error) *error = std::move(parsed.diagnostics().front());
 
   out->clear();
   // Text is typically 2 to 3 times the size of the binary.

@@ -262,73 +262,71 @@ void ReadHexFloatBits(CharStream& is, bool* negate_out, bool* is_hex, U* out_bit
   *out_bits = bits;
 }
 
-// ParseNumber<HexFloat<…>> for one width: true and the bits when the whole text is a float.
-template <int kWidth>
-bool ParseFloatBits(std::string_view text, uint64_t* bits) {
+// A float literal in a format of kExponentBits and kFractionBits (bias kBias): a hex float is read
+// straight into the format's bits; a decimal is read as a `Decimal` (float or double) and
+// `from_decimal(value, is)` gives the format's bits (and may fail the stream: a value beyond the
+// format's range). True and the bits when the whole text is such a float.
+template <typename U, typename I, int kExponentBits, int kFractionBits, int kBias, typename Decimal,
+          typename FromDecimal>
+bool ParseFloatLiteral(std::string_view text, uint64_t* bits, FromDecimal from_decimal) {
   if (text.empty()) return false;
   CharStream is{text};
   bool negate = false, is_hex = false;
-  if constexpr (kWidth == 16) {
-    uint16_t hex_bits = 0;
-    ReadHexFloatBits<uint16_t, int16_t, 5, 10, 15>(is, &negate, &is_hex, &hex_bits);
-    if (is_hex || is.fail) {
-      *bits = hex_bits;
-    } else {
-      float f = 0;
-      ParseNormalFloat(is, negate, &f);
-      const uint16_t half = FloatToHalfTowardZero(f);
-      if ((half & 0x7FFFu) == 0x7C00u) is.fail = true;
-      *bits = half;
-    }
-  } else if constexpr (kWidth == 32) {
-    uint32_t hex_bits = 0;
-    ReadHexFloatBits<uint32_t, int32_t, 8, 23, 127>(is, &negate, &is_hex, &hex_bits);
-    if (is_hex || is.fail) {
-      *bits = hex_bits;
-    } else {
-      float f = 0;
-      ParseNormalFloat(is, negate, &f);
-      uint32_t b;
-      std::memcpy(&b, &f, sizeof b);
-      *bits = b;
-    }
+  U hex_bits = 0;
+  ReadHexFloatBits<U, I, kExponentBits, kFractionBits, kBias>(is, &negate, &is_hex, &hex_bits);
+  if (is_hex || is.fail) {
+    *bits = hex_bits;
   } else {
-    uint64_t hex_bits = 0;
-    ReadHexFloatBits<uint64_t, int64_t, 11, 52, 1023>(is, &negate, &is_hex, &hex_bits);
-    if (is_hex || is.fail) {
-      *bits = hex_bits;
-    } else {
-      double d = 0;
-      ParseNormalFloat(is, negate, &d);
-      std::memcpy(bits, &d, sizeof *bits);
-    }
+    Decimal value = 0;
+    ParseNormalFloat(is, negate, &value);
+    *bits = from_decimal(value, is);
   }
   return !is.fail && is.eof;
 }
 
-// A bfloat16 literal (SPV_KHR_bfloat16): a hex float in the 8-bit exponent, 7-bit fraction format,
-// or a decimal read as a float and truncated to its high half (round toward zero, as half
-// literals are). A value beyond the range is an error, as for half.
-bool ParseBFloat16Bits(std::string_view text, uint64_t* bits) {
-  if (text.empty()) return false;
-  CharStream is{text};
-  bool negate = false, is_hex = false;
-  uint16_t hex_bits = 0;
-  ReadHexFloatBits<uint16_t, int16_t, 8, 7, 127>(is, &negate, &is_hex, &hex_bits);
-  if (is_hex || is.fail) {
-    *bits = hex_bits;
+uint32_t FloatBits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+// ParseNumber<HexFloat<…>> for one width: true and the bits when the whole text is a float.
+template <int kWidth>
+bool ParseFloatBits(std::string_view text, uint64_t* bits) {
+  if constexpr (kWidth == 16) {
+    // Rounded toward zero; a value beyond the range is an error.
+    return ParseFloatLiteral<uint16_t, int16_t, 5, 10, 15, float>(
+        text, bits, [](float f, CharStream& is) -> uint64_t {
+          const uint16_t half = FloatToHalfTowardZero(f);
+          if ((half & 0x7FFFu) == 0x7C00u) is.fail = true;
+          return half;
+        });
+  } else if constexpr (kWidth == 32) {
+    return ParseFloatLiteral<uint32_t, int32_t, 8, 23, 127, float>(
+        text, bits, [](float f, CharStream&) -> uint64_t { return FloatBits(f); });
   } else {
-    float f = 0;
-    ParseNormalFloat(is, negate, &f);
-    uint32_t b;
-    std::memcpy(&b, &f, sizeof b);
-    uint16_t high = static_cast<uint16_t>(b >> 16);
-    // A NaN whose payload lies in the dropped half stays a NaN.
-    if ((b & 0x7F800000u) == 0x7F800000u && (b & 0x7FFFFFu) != 0) high |= 0x40u;
-    if ((high & 0x7FFFu) == 0x7F80u) is.fail = true;
-    *bits = high;
+    return ParseFloatLiteral<uint64_t, int64_t, 11, 52, 1023, double>(
+        text, bits, [](double d, CharStream&) -> uint64_t {
+          uint64_t b;
+          std::memcpy(&b, &d, sizeof b);
+          return b;
+        });
   }
-  return !is.fail && is.eof;
+}
+
+// A bfloat16 literal (SPV_KHR_bfloat16): a hex float in the 8-bit exponent, 7-bit fraction format,
+// or a decimal read as a float (the fp32 path) and truncated to its high half (round toward zero,
+// as half literals are). A value beyond the range is an error, as for half.
+bool ParseBFloat16Bits(std::string_view text, uint64_t* bits) {
+  return ParseFloatLiteral<uint16_t, int16_t, 8, 7, 127, float>(
+      text, bits, [](float f, CharStream& is) -> uint64_t {
+        const uint32_t b = FloatBits(f);
+        uint16_t high = static_cast<uint16_t>(b >> 16);
+        // A NaN whose payload lies in the dropped half stays a NaN.
+        if ((b & 0x7F800000u) == 0x7F800000u && (b & 0x7FFFFFu) != 0) high |= 0x40u;
+        if ((high & 0x7FFFu) == 0x7F80u) is.fail = true;
+        return high;
+      });
 }
 
 // CheckRangeAndIfHexThenSignExtend of SPIRV-Tools.

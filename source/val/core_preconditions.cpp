@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 
 namespace xmx::val {
@@ -122,7 +123,7 @@ class PreconditionChecker {
       if (violation.empty()) continue;
       Diagnostic d;
       d.severity = Severity::kError;
-      d.rule = "core.precondition";
+      d.rule = rules::kCorePrecondition;
       d.instruction_index = index;
       d.message = std::string(a.role) + " %" + std::to_string(id) + " of OpenCL.std " +
                   std::string(name) + " " + violation +

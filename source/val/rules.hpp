@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "bridge/bridge.hpp"
-#include "xmx/diagnostic.hpp"
 #include "val/validation_context.hpp"
+#include "xmx/diagnostic.hpp"
 
 namespace xmx::val {
 

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "common/rule_ids.hpp"
 #include "val/block2d_operands.hpp"
 #include "val/rules.hpp"
 #include "xmx/device.hpp"
@@ -58,7 +59,7 @@ class Block2dChecker {
   // DECISIONS 11: one remark per function whose subgroup size nothing determines.
   void RemarkUnknownSubgroupSize(const ir::Function& function, const ir::Instruction& inst) {
     if (!remarked_.insert(function.id()).second) return;
-    context_.Remark(inst, "block2d.subgroup-size.unknown",
+    context_.Remark(inst, rules::kBlock2dSubgroupSizeUnknown,
                     "no entry point reaches function " + context_.IdName(function.id()) +
                         " and no --subgroup-size was given: the subgroup sizes of its 2D block "
                         "instructions are not checked");
@@ -75,8 +76,7 @@ class Block2dChecker {
   std::optional<uint32_t> Dimension(size_t index, const char* role, bool by_convention) {
     const uint32_t id = Id(index);
     const ir::Constant* constant = context_.types().GetConstant(id);
-    const ir::Type* type =
-        constant ? context_.types().GetType(constant->type_id) : values_.TypeOf(id);
+    const ir::Type* type = context_.ValueType(id);
     if (type == nullptr) return std::nullopt;  // undefined id: the core rules report it
     if (constant != nullptr && IsInt(type) && type->width == 32) {
       // Spec constants are constant instructions too, but their value may change: no value.
@@ -86,12 +86,12 @@ class Block2dChecker {
                           "32-bit integer type; found " + (constant ? "a constant" : "a value") +
                           " of type " + values_.Describe(type);
     if (by_convention) {
-      context_.Warning(*inst_, "block2d.constant",
+      context_.Warning(*inst_, rules::kBlock2dConstant,
                        message +
                            " (DECISIONS 6: the spec text is ambiguous about Element Size; "
                            "IGC requires a constant)");
     } else {
-      context_.Error(*inst_, "block2d.constant", message);
+      context_.Error(*inst_, rules::kBlock2dConstant, message);
     }
     return std::nullopt;
   }
@@ -107,7 +107,7 @@ class Block2dChecker {
     std::vector<uint32_t> allowed = limits_.element_sizes;
     if (allowed.empty()) allowed = {1, 2, 4, 8};
     if (std::find(allowed.begin(), allowed.end(), e) == allowed.end()) {
-      context_.Error(*inst_, "block2d.element-size",
+      context_.Error(*inst_, rules::kBlock2dElementSize,
                      "Element Size " + std::to_string(e) + " is not allowed by " + name_ +
                          "; allowed: " + Join(allowed));
       dims.static_error = true;
@@ -116,7 +116,7 @@ class Block2dChecker {
     }
     const uint32_t multiple = limits_.block_width_multiple.Get(e);
     if (dims.width && multiple > 1 && *dims.width % multiple != 0) {
-      context_.Error(*inst_, "block2d.block-width.multiple",
+      context_.Error(*inst_, rules::kBlock2dBlockWidthMultiple,
                      "Block Width " + std::to_string(*dims.width) + " of " + name_ +
                          " must be a multiple of " + std::to_string(multiple) +
                          " for Element Size " + std::to_string(e));
@@ -133,7 +133,8 @@ class Block2dChecker {
         Id(layout.global_pointer), global_role, spv::StorageClass::CrossWorkgroup);
     if (global && dims.element_size) {
       CheckPointee(Id(layout.global_pointer), global_role, global->pointee, *dims.element_size * 8,
-                   "block2d.pointee", "Element Size " + std::to_string(*dims.element_size), true);
+                   rules::kBlock2dPointee, "Element Size " + std::to_string(*dims.element_size),
+                   true);
     }
     if (layout.private_pointer == Block2dLayout::kAbsent) return;  // Prefetch
     const char* role = layout.op == Block2dOp::kStore ? "Src Pointer" : "Dst Pointer";
@@ -144,7 +145,7 @@ class Block2dChecker {
     // convenient (ushort* for 8-bit rows 32 wide, uint* for 32-bit data): any pointee is fine.
     if (private_pointer && layout.op == Block2dOp::kLoadTransform) {
       CheckPointee(Id(layout.private_pointer), role, private_pointer->pointee, 32,
-                   "block2d.transform.pointee", "a LoadTransform destination", false);
+                   rules::kBlock2dTransformPointee, "a LoadTransform destination", false);
     }
   }
 
@@ -152,12 +153,12 @@ class Block2dChecker {
   // `want` storage.
   std::optional<PointerInfo> CheckStorageClass(uint32_t id, const char* role,
                                                spv::StorageClass want) {
-    const ir::Type* type = values_.TypeOf(id);
+    const ir::Type* type = context_.ValueType(id);
     if (type == nullptr) return std::nullopt;
     const std::optional<PointerInfo> pointer = values_.AsPointer(type);
     if (!pointer || pointer->storage_class != want) {
       const char* where = want == spv::StorageClass::CrossWorkgroup ? "CrossWorkgroup" : "Function";
-      context_.Error(*inst_, "block2d.pointer.storage-class",
+      context_.Error(*inst_, rules::kBlock2dPointerStorageClass,
                      Operand(role, id) + " must be a pointer into " + where + " storage; found " +
                          values_.Describe(type));
     }
@@ -212,7 +213,7 @@ class Block2dChecker {
     if (width_ok && (width = types.GetConstantUInt(Id(layout.memory_width)))) {
       const Range& range = limits_.memory_width;
       if (range.max != 0 && (*width < range.min || *width > range.max)) {
-        context_.Error(*inst_, "block2d.memory-width",
+        context_.Error(*inst_, rules::kBlock2dMemoryWidth,
                        "Memory Width " + std::to_string(*width) + " of " + name_ + " must be in [" +
                            std::to_string(range.min) + ", " + std::to_string(range.max) +
                            "] bytes");
@@ -220,7 +221,7 @@ class Block2dChecker {
       if (element_size) {
         const uint32_t multiple = limits_.memory_width_multiple.Get(*element_size, *element_size);
         if (multiple > 1 && *width % multiple != 0) {
-          context_.Error(*inst_, "block2d.memory-width",
+          context_.Error(*inst_, rules::kBlock2dMemoryWidth,
                          "Memory Width " + std::to_string(*width) + " of " + name_ +
                              " must be a multiple of " + std::to_string(multiple) +
                              " bytes for Element Size " + std::to_string(*element_size));
@@ -231,7 +232,7 @@ class Block2dChecker {
       if (std::optional<uint64_t> height = types.GetConstantUInt(Id(layout.memory_height))) {
         const Range& range = limits_.memory_height;
         if (range.max != 0 && (*height < range.min || *height > range.max)) {
-          context_.Error(*inst_, "block2d.memory-height",
+          context_.Error(*inst_, rules::kBlock2dMemoryHeight,
                          "Memory Height " + std::to_string(*height) + " of " + name_ +
                              " must be in [" + std::to_string(range.min) + ", " +
                              std::to_string(range.max) + "] rows");
@@ -241,13 +242,13 @@ class Block2dChecker {
     if (pitch_ok) {
       if (std::optional<uint64_t> pitch = types.GetConstantUInt(Id(layout.memory_pitch))) {
         if (width && *pitch < *width) {
-          context_.Error(*inst_, "block2d.memory-pitch",
+          context_.Error(*inst_, rules::kBlock2dMemoryPitch,
                          "Memory Pitch " + std::to_string(*pitch) + " of " + name_ +
                              " must be at least Memory Width " + std::to_string(*width));
         }
         const uint32_t multiple = limits_.pitch_multiple;
         if (multiple > 1 && *pitch % multiple != 0) {
-          context_.Error(*inst_, "block2d.memory-pitch",
+          context_.Error(*inst_, rules::kBlock2dMemoryPitch,
                          "Memory Pitch " + std::to_string(*pitch) + " of " + name_ +
                              " must be a multiple of " + std::to_string(multiple) + " bytes");
         }
@@ -259,17 +260,17 @@ class Block2dChecker {
   void CheckOpenclWidth(uint32_t id, const char* role, const ir::Type* scalar,
                         const std::string& found) {
     if (limits_.operand_bits == 0 || scalar->width == limits_.operand_bits) return;
-    context_.Error(*inst_, "block2d.operand-type.opencl",
+    context_.Error(*inst_, rules::kBlock2dOperandTypeOpencl,
                    Operand(role, id) + " must have " + std::to_string(limits_.operand_bits) +
                        "-bit integer components on device " + device_.name + "; found " + found);
   }
 
   bool CheckIntegerScalar(uint32_t id, const char* role) {
-    const ir::Type* type = values_.TypeOf(id);
+    const ir::Type* type = context_.ValueType(id);
     if (type == nullptr) return false;
     if (!IsInt(type)) {
       context_.Error(
-          *inst_, "block2d.operand-type",
+          *inst_, rules::kBlock2dOperandType,
           Operand(role, id) + " must be an integer scalar; found " + values_.Describe(type));
       return false;
     }
@@ -278,12 +279,12 @@ class Block2dChecker {
   }
 
   bool CheckCoordinateType(uint32_t id) {
-    const ir::Type* type = values_.TypeOf(id);
+    const ir::Type* type = context_.ValueType(id);
     if (type == nullptr) return false;
     const ir::Type* component =
         type->kind == ir::TypeKind::kVector ? context_.types().GetType(type->element) : nullptr;
     if (type->count != 2 || !IsInt(component)) {
-      context_.Error(*inst_, "block2d.operand-type",
+      context_.Error(*inst_, rules::kBlock2dOperandType,
                      Operand("Coordinate", id) + " must be a vector of 2 integers; found " +
                          values_.Describe(type));
       return false;
@@ -302,7 +303,7 @@ class Block2dChecker {
     const std::optional<int64_t> x = context_.types().GetConstantInt(constant->words[0]);
     const uint32_t multiple = limits_.coordinate_x_multiple.Get(element_size);
     if (!x || multiple <= 1 || *x % multiple == 0) return;
-    context_.Error(*inst_, "block2d.coordinate",
+    context_.Error(*inst_, rules::kBlock2dCoordinate,
                    "Coordinate X " + std::to_string(*x) + " of " + name_ +
                        " must be a multiple of " + std::to_string(multiple) + " for Element Size " +
                        std::to_string(element_size));
@@ -312,7 +313,7 @@ class Block2dChecker {
   void CheckDevice(const ir::Function& function, Block2dOp op, const Dimensions& dims) {
     if (device_.block2d.kind == device::TableKind::kNone) {
       context_.Error(
-          *inst_, "block2d.unsupported",
+          *inst_, rules::kBlock2dUnsupported,
           name_ + " is not supported on device " + device_.name + ": it has no 2D block IO");
       return;  // nothing else about the device applies
     }
@@ -321,14 +322,14 @@ class Block2dChecker {
           device_, op, *dims.element_size, *dims.width, *dims.height, *dims.count);
       switch (match.status) {
         case device::MatchStatus::kNotSupported:
-          context_.Error(*inst_, "block2d.unsupported", match.Message(device_));
+          context_.Error(*inst_, rules::kBlock2dUnsupported, match.Message(device_));
           return;
         case device::MatchStatus::kMismatch:
-          context_.Error(*inst_, "block2d.shape.table", match.Message(device_));
+          context_.Error(*inst_, rules::kBlock2dShapeTable, match.Message(device_));
           break;
         case device::MatchStatus::kMatched:
           if (match.row && match.row->provenance.confidence == Confidence::kConvention) {
-            context_.Warning(*inst_, "block2d.shape.table",
+            context_.Warning(*inst_, rules::kBlock2dShapeTable,
                              "the shape of " + name_ + " is accepted on device " + device_.name +
                                  " only by convention: " + match.row->provenance.note);
           }
@@ -347,11 +348,11 @@ class Block2dChecker {
       const device::SubgroupSizeRow* row =
           device::MatchBlock2dSubgroupSize(device_, size, &supported);
       if (row == nullptr) {
-        context_.Error(*inst_, "block2d.subgroup-size",
+        context_.Error(*inst_, rules::kBlock2dSubgroupSize,
                        name_ + " cannot run at subgroup size " + std::to_string(size) +
                            " on device " + device_.name + "; supported: " + Join(supported));
       } else if (row->provenance.confidence == Confidence::kConvention) {
-        context_.Warning(*inst_, "block2d.subgroup-size",
+        context_.Warning(*inst_, rules::kBlock2dSubgroupSize,
                          name_ + " at subgroup size " + std::to_string(size) +
                              " is accepted on device " + device_.name +
                              " only by convention: " + row->provenance.note);

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 #include "val/rules.hpp"
 
@@ -23,7 +24,7 @@ namespace {
 void CheckLinkage(const ir::Module& module, std::vector<Diagnostic>* out) {
   if (module.entry_points().empty()) {
     Diagnostic d;
-    d.rule = "bridge.entry-point";
+    d.rule = rules::kBridgeEntryPoint;
     d.message =
         "No OpEntryPoint instruction was found. This is only allowed if the Linkage capability "
         "is being used.";
@@ -39,7 +40,7 @@ void CheckLinkage(const ir::Module& module, std::vector<Diagnostic>* out) {
       continue;
     }
     Diagnostic d;
-    d.rule = "bridge.linkage";
+    d.rule = rules::kBridgeLinkage;
     d.message = "Operand " + std::to_string(which + 1) +
                 " of Decorate requires one of these capabilities: Linkage";
     d.opcode = static_cast<uint32_t>(inst.opcode());
@@ -76,7 +77,7 @@ void CheckTypeUniqueness(const ir::Module& module, Hidden&& hidden, std::vector<
     auto [first, inserted] = first_declaration.emplace(std::move(key), inst.result_id());
     if (inserted || !hidden(inst)) continue;
     Diagnostic d;
-    d.rule = "bridge.unique-type";
+    d.rule = rules::kBridgeUniqueType;
     d.message = "Duplicate non-aggregate type declarations are not allowed. Opcode: " +
                 std::string(name.substr(2)) + " id: " + std::to_string(inst.result_id()) +
                 " (the same type as %" + std::to_string(first->second) + ")";
@@ -160,7 +161,7 @@ void CheckMatrixComputations(const ir::Module& module, const bridge::LiftRecord&
         const grammar::Instruction* desc =
             grammar::FindInstruction(static_cast<uint32_t>(inst.opcode()));
         out->push_back(OnInstruction(
-            inst, "bridge.matrix-operation",
+            inst, rules::kBridgeMatrixOperation,
             std::string(desc ? desc->name : "the instruction") +
                 " does not take cooperative matrices (only element-wise arithmetic, "
                 "OpMatrixTimesScalar and conversions do, as in upstream SPIRV-Tools)"));

@@ -8,46 +8,24 @@ namespace xmx::val {
 namespace coop {
 namespace {
 
-bool IsCoopOpcode(spv::Op opcode) {
-  switch (opcode) {
-    case spv::Op::OpTypeCooperativeMatrixKHR:
-    case spv::Op::OpCooperativeMatrixLoadKHR:
-    case spv::Op::OpCooperativeMatrixStoreKHR:
-    case spv::Op::OpCooperativeMatrixMulAddKHR:
-    case spv::Op::OpCooperativeMatrixLengthKHR:
-    case spv::Op::OpCooperativeMatrixLoadCheckedINTEL:
-    case spv::Op::OpCooperativeMatrixStoreCheckedINTEL:
-    case spv::Op::OpCooperativeMatrixConstructCheckedINTEL:
-    case spv::Op::OpCooperativeMatrixGetElementCoordINTEL:
-    case spv::Op::OpCooperativeMatrixApplyFunctionINTEL:
-    case spv::Op::OpCooperativeMatrixPrefetchINTEL:
-      return true;
-    default:
-      return false;
-  }
-}
+constexpr spv::Op kCoopOpcodes[] = {
+    spv::Op::OpTypeCooperativeMatrixKHR,
+    spv::Op::OpCooperativeMatrixLoadKHR,
+    spv::Op::OpCooperativeMatrixStoreKHR,
+    spv::Op::OpCooperativeMatrixMulAddKHR,
+    spv::Op::OpCooperativeMatrixLengthKHR,
+    spv::Op::OpCooperativeMatrixLoadCheckedINTEL,
+    spv::Op::OpCooperativeMatrixStoreCheckedINTEL,
+    spv::Op::OpCooperativeMatrixConstructCheckedINTEL,
+    spv::Op::OpCooperativeMatrixGetElementCoordINTEL,
+    spv::Op::OpCooperativeMatrixApplyFunctionINTEL,
+    spv::Op::OpCooperativeMatrixPrefetchINTEL,
+};
 
 }  // namespace
 
 CoopValues::CoopValues(ValidationContext& context) : context_(context) {
-  context.module().ForEachInstruction([&](const ir::Instruction& inst) {
-    if (IsCoopOpcode(inst.opcode())) any_ = true;
-  });
-  if (!any_) return;
-  context.module().ForEachInstruction([&](const ir::Instruction& inst) {
-    if (inst.has_result_id() && inst.result_id() != 0) defs_[inst.result_id()] = &inst;
-  });
-}
-
-const ir::Instruction* CoopValues::Def(uint32_t id) const {
-  auto it = defs_.find(id);
-  return it == defs_.end() ? nullptr : it->second;
-}
-
-const ir::Type* CoopValues::TypeOf(uint32_t id) const {
-  const ir::Instruction* def = Def(id);
-  if (def == nullptr || !def->has_result_type() || def->result_type_id() == 0) return nullptr;
-  return types().GetType(def->result_type_id());
+  for (spv::Op op : kCoopOpcodes) any_ = any_ || context.HasOpcode(op);
 }
 
 bool CoopValues::IsIntConstant(uint32_t id) const {

@@ -1,14 +1,14 @@
 // Shared pieces of the device-independent cooperative-matrix rules (coop.*): the decoded
-// OpTypeCooperativeMatrixKHR, the type of every value, and short spellings for messages. The
-// rules themselves are in validate_coop_{types,memory,arith,composites}.cpp; each reports on the
-// original instruction with the operand it is about, whether or not SPIRV-Tools' core validation
-// ran on the module. Nothing here reports.
+// OpTypeCooperativeMatrixKHR, the operand values, and short spellings for messages (the type of
+// every value comes from the ValidationContext). The rules themselves are in
+// validate_coop_{types,memory,arith,composites}.cpp; each reports on the original instruction with
+// the operand it is about, whether or not SPIRV-Tools' core validation ran on the module. Nothing
+// here reports.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "ir/type_table.hpp"
 #include "val/validation_context.hpp"
@@ -39,9 +39,9 @@ class CoopValues {
   const ir::TypeTable& types() const { return context_.types(); }
 
   // The type of the value `id` (nullptr when `id` is undefined, a type, or untyped).
-  const ir::Type* TypeOf(uint32_t id) const;
+  const ir::Type* TypeOf(uint32_t id) const { return context_.ValueType(id); }
   // The instruction defining `id`, if any.
-  const ir::Instruction* Def(uint32_t id) const;
+  const ir::Instruction* Def(uint32_t id) const { return context_.Def(id); }
   // The matrix type `type_id` is, or nullopt.
   std::optional<MatrixType> Matrix(uint32_t type_id) const;
   std::optional<MatrixType> Matrix(const ir::Type* type) const {
@@ -62,7 +62,6 @@ class CoopValues {
 
  private:
   ValidationContext& context_;
-  std::unordered_map<uint32_t, const ir::Instruction*> defs_;
   bool any_ = false;
 };
 

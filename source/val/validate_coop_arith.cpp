@@ -7,6 +7,7 @@
 // grammar's, checked for every enumerant by decl.capability.
 #include <string>
 
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 #include "val/validate_coop.hpp"
 
@@ -124,7 +125,7 @@ class ArithmeticChecker {
       m[i] = values_.Matrix(values_.TypeOf(inst.word(i)));
       if (!m[i]) {
         all = false;
-        context_.Error(inst, "coop.muladd.type",
+        context_.Error(inst, rules::kCoopMuladdType,
                        std::string(kNames[i]) + " " + values_.Operand(inst.word(i)) + " of " +
                            kMulAdd + " must be a cooperative matrix");
       }
@@ -132,7 +133,7 @@ class ArithmeticChecker {
     m[3] = values_.Matrix(inst.result_type_id());
     if (!m[3]) {
       all = false;
-      context_.Error(inst, "coop.muladd.type",
+      context_.Error(inst, rules::kCoopMuladdType,
                      "Result Type " + context_.IdName(inst.result_type_id()) + " of " + kMulAdd +
                          " must be an OpTypeCooperativeMatrixKHR");
     }
@@ -146,7 +147,7 @@ class ArithmeticChecker {
         const std::string what = i < 3
                                      ? std::string(kNames[i]) + " " + context_.IdName(inst.word(i))
                                      : "Result Type " + context_.IdName(inst.result_type_id());
-        context_.Error(inst, "coop.muladd.use",
+        context_.Error(inst, rules::kCoopMuladdUse,
                        what + " of " + kMulAdd + " has Use " + UseName(*m[i]->use) +
                            "; it must be " + UseName(want));
       }
@@ -162,7 +163,7 @@ class ArithmeticChecker {
       if (first == 4) {
         first = i;
       } else if (*m[i]->scope != *m[first]->scope) {
-        context_.Error(inst, "coop.muladd.scope",
+        context_.Error(inst, rules::kCoopMuladdScope,
                        std::string("the scopes of ") + kMulAdd + "'s matrices differ: " +
                            kWhat[first] + " has " + scope_name(*m[first]->scope) + ", " + kWhat[i] +
                            " " + scope_name(*m[i]->scope));
@@ -170,13 +171,14 @@ class ArithmeticChecker {
       }
     }
     // A is M x K, B is K x N, C and Result are M x N.
-    CheckAgree(inst, "coop.muladd.m", "M",
+    CheckAgree(inst, rules::kCoopMuladdM, "M",
                {{"A rows", m[0]->rows}, {"C rows", m[2]->rows}, {"Result rows", m[3]->rows}});
-    CheckAgree(inst, "coop.muladd.n", "N",
+    CheckAgree(inst, rules::kCoopMuladdN, "N",
                {{"B columns", m[1]->columns},
                 {"C columns", m[2]->columns},
                 {"Result columns", m[3]->columns}});
-    CheckAgree(inst, "coop.muladd.k", "K", {{"A columns", m[0]->columns}, {"B rows", m[1]->rows}});
+    CheckAgree(inst, rules::kCoopMuladdK, "K",
+               {{"A columns", m[0]->columns}, {"B rows", m[1]->rows}});
 
     const uint32_t bits = inst.num_operands() > 3 ? inst.word(3) : 0;
     CheckOperandBits(inst, bits, m[0]->component, m[1]->component, m[2]->component,
@@ -192,7 +194,7 @@ class ArithmeticChecker {
     if (!any_matrix) return;
     const std::string name = OpName(inst.opcode());
     if (!op.on_matrices) {
-      context_.Error(inst, "coop.arith.opcode",
+      context_.Error(inst, rules::kCoopArithOpcode,
                      name +
                          " is not defined on cooperative matrices (only FNegate, FAdd, FSub, "
                          "FMul, FDiv, SNegate, IAdd, ISub, IMul, SDiv, UDiv and "
@@ -200,13 +202,13 @@ class ArithmeticChecker {
       return;
     }
     if (!result) {
-      context_.Error(inst, "coop.arith.type",
+      context_.Error(inst, rules::kCoopArithType,
                      "Result Type " + context_.IdName(inst.result_type_id()) + " of " + name +
                          " must be a cooperative matrix, as its operands are");
       return;
     }
     if (result->component && !OfKind(result->component, op.kind)) {
-      context_.Error(inst, "coop.arith.component",
+      context_.Error(inst, rules::kCoopArithComponent,
                      name + " needs " + KindName(op.kind) + " components; Result Type " +
                          context_.IdName(inst.result_type_id()) + " is a " +
                          values_.Describe(result->type));
@@ -215,7 +217,7 @@ class ArithmeticChecker {
       const uint32_t id = inst.word(i);
       std::optional<MatrixType> operand = values_.Matrix(values_.TypeOf(id));
       if (!operand || operand->component != result->component || !SameShape(*operand, *result)) {
-        context_.Error(inst, "coop.arith.type",
+        context_.Error(inst, rules::kCoopArithType,
                        "Operand " + values_.Operand(id) + " of " + name +
                            " must have the Result Type " + values_.Describe(result->type));
       }
@@ -230,14 +232,14 @@ class ArithmeticChecker {
     if (!result && !matrix) return;  // an ordinary matrix: the core rules
     const char* name = "OpMatrixTimesScalar";
     if (!result || !matrix || matrix->type != result->type) {
-      context_.Error(inst, "coop.arith.type",
+      context_.Error(inst, rules::kCoopArithType,
                      "Matrix " + values_.Operand(inst.word(0)) + " of " + name +
                          " must have the Result Type " +
                          values_.Describe(context_.types().GetType(inst.result_type_id())));
       return;
     }
     if (values_.TypeOf(inst.word(1)) != result->component) {
-      context_.Error(inst, "coop.arith.type",
+      context_.Error(inst, rules::kCoopArithType,
                      "Scalar " + values_.Operand(inst.word(1)) + " of " + name +
                          " must have the matrix's component type " +
                          values_.Describe(result->component));
@@ -252,7 +254,7 @@ class ArithmeticChecker {
     if (!result && !operand) return;
     const std::string name = OpName(inst.opcode());
     if (!result || !operand || !SameShape(*result, *operand)) {
-      context_.Error(inst, "coop.convert.shape",
+      context_.Error(inst, rules::kCoopConvertShape,
                      name + " converts " + values_.Operand(inst.word(0)) + " to Result Type " +
                          values_.Describe(context_.types().GetType(inst.result_type_id())) +
                          "; both must be cooperative matrices of the same scope, rows, columns "
@@ -260,12 +262,12 @@ class ArithmeticChecker {
       return;
     }
     if (operand->component && !OfKind(operand->component, kinds.first)) {
-      context_.Error(inst, "coop.convert.component",
+      context_.Error(inst, rules::kCoopConvertComponent,
                      name + " needs an operand of " + KindName(kinds.first) + " components; " +
                          values_.Operand(inst.word(0)) + " is not");
     }
     if (result->component && !OfKind(result->component, kinds.second)) {
-      context_.Error(inst, "coop.convert.component",
+      context_.Error(inst, rules::kCoopConvertComponent,
                      name + " needs a Result Type of " + KindName(kinds.second) + " components; " +
                          values_.Describe(result->type) + " is not");
     }
@@ -305,36 +307,36 @@ class ArithmeticChecker {
                               {kResultSigned, "MatrixResultSignedComponentsKHR", "Result", result}};
     for (const Signed& s : kSigned) {
       if ((bits & s.bit) && !IsIntScalar(s.component)) {
-        Bits(inst, "coop.operands.signedness",
+        Bits(inst, rules::kCoopOperandsSignedness,
              std::string(s.bit_name) + " is set, but " + s.matrix + "'s components are " +
                  values_.Describe(s.component) + "; signedness applies to integers only");
       }
     }
     if ((bits & kSaturating) && (!IsIntScalar(c) || !IsIntScalar(result))) {
-      Bits(inst, "coop.operands.saturating",
+      Bits(inst, rules::kCoopOperandsSaturating,
            "SaturatingAccumulationKHR is set, but C and Result have components " +
                values_.Describe(c) + " and " + values_.Describe(result) +
                "; saturation applies to integer accumulation only");
     }
     if ((bits & kTf32) && (!IsFloat32(a) || !IsFloat32(b))) {
-      Bits(inst, "coop.operands.tf32",
+      Bits(inst, rules::kCoopOperandsTf32,
            "MatrixAAndBTF32ComponentsINTEL is set, but A and B have components " +
                values_.Describe(a) + " and " + values_.Describe(b) +
                "; tf32 is read from 32-bit float components");
     }
     if ((bits & kABBfloat16) && (!IsInt16(a) || !IsInt16(b))) {
-      Bits(inst, "coop.operands.bf16",
+      Bits(inst, rules::kCoopOperandsBf16,
            "MatrixAAndBBFloat16ComponentsINTEL is set, but A and B have components " +
                values_.Describe(a) + " and " + values_.Describe(b) +
                "; the bit reads 16-bit integer components as bfloat16");
     }
     if ((bits & kCBfloat16) && !IsInt16(c)) {
-      Bits(inst, "coop.operands.bf16",
+      Bits(inst, rules::kCoopOperandsBf16,
            "MatrixCBFloat16ComponentsINTEL is set, but C has components " + values_.Describe(c) +
                "; the bit reads 16-bit integer components as bfloat16");
     }
     if ((bits & kResultBfloat16) && !IsInt16(result)) {
-      Bits(inst, "coop.operands.bf16",
+      Bits(inst, rules::kCoopOperandsBf16,
            "MatrixResultBFloat16ComponentsINTEL is set, but the Result has components " +
                values_.Describe(result) + "; the bit reads 16-bit integer components as bfloat16");
     }

@@ -6,6 +6,7 @@
 // check.
 #include <string>
 
+#include "common/rule_ids.hpp"
 #include "val/validate_coop.hpp"
 
 namespace xmx::val::coop {
@@ -35,7 +36,7 @@ class CompositeChecker {
     std::optional<MatrixType> result = values_.Matrix(inst.result_type_id());
     if (!result) return;
     if (inst.num_operands() != 1) {
-      context_.Error(inst, "coop.construct.count",
+      context_.Error(inst, rules::kCoopConstructCount,
                      std::string(name) + " of the cooperative matrix " +
                          context_.IdName(inst.result_type_id()) + " has " +
                          std::to_string(inst.num_operands()) +
@@ -43,7 +44,7 @@ class CompositeChecker {
       return;
     }
     if (result->component && values_.TypeOf(inst.word(0)) != result->component) {
-      context_.Error(inst, "coop.construct.constituent",
+      context_.Error(inst, rules::kCoopConstructConstituent,
                      "Constituent " + values_.Operand(inst.word(0)) + " of " + name +
                          " must have the matrix's component type " +
                          values_.Describe(result->component));
@@ -60,7 +61,7 @@ class CompositeChecker {
     const char* name = insert ? "OpCompositeInsert" : "OpCompositeExtract";
     const size_t indexes = inst.num_operands() - composite - 1;
     if (indexes != 1) {
-      context_.Error(inst, "coop.composite.index",
+      context_.Error(inst, rules::kCoopCompositeIndex,
                      std::string(name) + " into the cooperative matrix " +
                          values_.Operand(inst.word(composite)) + " has " + std::to_string(indexes) +
                          " indexes; it takes exactly one (an element of the invocation)");
@@ -68,19 +69,19 @@ class CompositeChecker {
     if (!matrix->component) return;
     if (insert) {
       if (values_.TypeOf(inst.word(0)) != matrix->component) {
-        context_.Error(inst, "coop.composite.type",
+        context_.Error(inst, rules::kCoopCompositeType,
                        "Object " + values_.Operand(inst.word(0)) + " of " + name +
                            " must have the matrix's component type " +
                            values_.Describe(matrix->component));
       }
       if (inst.result_type_id() != matrix->type->id) {
-        context_.Error(inst, "coop.composite.type",
+        context_.Error(inst, rules::kCoopCompositeType,
                        "Result Type " + context_.IdName(inst.result_type_id()) + " of " + name +
                            " must be the type of the Composite, " + values_.Describe(matrix->type));
       }
     } else if (indexes == 1 &&
                context_.types().GetType(inst.result_type_id()) != matrix->component) {
-      context_.Error(inst, "coop.composite.type",
+      context_.Error(inst, rules::kCoopCompositeType,
                      "Result Type " + context_.IdName(inst.result_type_id()) + " of " + name +
                          " must be the matrix's component type " +
                          values_.Describe(matrix->component));
@@ -104,7 +105,7 @@ class CompositeChecker {
         type = values_.Matrix(type->id)->component;
         if (type == nullptr) return;  // coop.type.component reports it
         if (i + 1 < inst.num_operands()) {
-          context_.Error(inst, "coop.access-chain.index",
+          context_.Error(inst, rules::kCoopAccessChainIndex,
                          OpName(inst) + " indexes into an element of the cooperative matrix that " +
                              "Base " + values_.Operand(inst.word(0)) +
                              " points to; a matrix takes exactly one index, naming an element "
@@ -126,7 +127,7 @@ class CompositeChecker {
     const ir::Type* result = types.GetType(inst.result_type_id());
     if (result == nullptr || result->kind != ir::TypeKind::kPointer ||
         result->element != type->id) {
-      context_.Error(inst, "coop.access-chain.type",
+      context_.Error(inst, rules::kCoopAccessChainType,
                      "Result Type " + context_.IdName(inst.result_type_id()) + " of " +
                          OpName(inst) + " must be a pointer to the matrix's component type " +
                          values_.Describe(type) + "; found " + values_.Describe(result));
@@ -144,19 +145,19 @@ class CompositeChecker {
             ? context_.types().GetType(result->element)
             : nullptr;
     if (!IsIntScalar(component) || component->width != 32) {
-      context_.Error(inst, "coop.coord.result-type",
+      context_.Error(inst, rules::kCoopCoordResultType,
                      std::string("Result Type ") + context_.IdName(inst.result_type_id()) + " of " +
                          name + " must be a vector of two 32-bit integers; found " +
                          values_.Describe(result));
     }
     if (!values_.Matrix(values_.TypeOf(inst.word(0)))) {
-      context_.Error(inst, "coop.coord.matrix",
+      context_.Error(inst, rules::kCoopCoordMatrix,
                      "Matrix " + values_.Operand(inst.word(0)) + " of " + name +
                          " must be a cooperative matrix");
     }
     if (!IsIntScalar(values_.TypeOf(inst.word(1)))) {
       context_.Error(
-          inst, "coop.coord.index",
+          inst, rules::kCoopCoordIndex,
           "Index " + values_.Operand(inst.word(1)) + " of " + name + " must be an integer scalar");
     }
   }
@@ -169,16 +170,16 @@ class CompositeChecker {
     const ir::Instruction* function = values_.Def(inst.word(0));
     if (function == nullptr || function->opcode() != spv::Op::OpFunction) {
       context_.Error(
-          inst, "coop.apply.operand",
+          inst, rules::kCoopApplyOperand,
           "Function " + context_.IdName(inst.word(0)) + " of " + name + " must be an OpFunction");
     }
     const ir::Type* matrix_type = values_.TypeOf(inst.word(1));
     if (!values_.Matrix(matrix_type)) {
-      context_.Error(inst, "coop.apply.operand",
+      context_.Error(inst, rules::kCoopApplyOperand,
                      "Matrix " + values_.Operand(inst.word(1)) + " of " + name +
                          " must be a cooperative matrix");
     } else if (matrix_type->id != inst.result_type_id()) {
-      context_.Error(inst, "coop.apply.operand",
+      context_.Error(inst, rules::kCoopApplyOperand,
                      "Result Type " + context_.IdName(inst.result_type_id()) + " of " + name +
                          " must be the type of Matrix, " + values_.Describe(matrix_type));
     }

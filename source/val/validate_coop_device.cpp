@@ -9,9 +9,9 @@
 #include <set>
 #include <string>
 #include <tuple>
-#include <unordered_map>
 #include <unordered_set>
 
+#include "common/rule_ids.hpp"
 #include "val/rules.hpp"
 #include "xmx/device.hpp"
 
@@ -125,13 +125,7 @@ std::string TypesText(const std::vector<ElementType>& types) {
 
 class CoopDeviceChecker {
  public:
-  explicit CoopDeviceChecker(ValidationContext& context) : context_(context) {
-    context_.module().ForEachInstruction([&](const ir::Instruction& inst) {
-      if (inst.has_result_id() && inst.has_result_type()) {
-        value_types_[inst.result_id()] = inst.result_type_id();
-      }
-    });
-  }
+  explicit CoopDeviceChecker(ValidationContext& context) : context_(context) {}
 
   void Check(const ir::Function& function, const ir::Instruction& inst) {
     reported_.clear();
@@ -157,11 +151,7 @@ class CoopDeviceChecker {
   }
 
  private:
-  uint32_t ValueType(uint32_t id) const {
-    if (const ir::Constant* constant = context_.types().GetConstant(id)) return constant->type_id;
-    auto it = value_types_.find(id);
-    return it != value_types_.end() ? it->second : 0;
-  }
+  uint32_t ValueType(uint32_t id) const { return context_.ValueTypeId(id); }
 
   std::optional<CoopType> Decode(uint32_t type_id) const {
     const ir::TypeTable& types = context_.types();
@@ -193,7 +183,7 @@ class CoopDeviceChecker {
       return true;
     }
     if (profile().cooperative_matrix.kind == device::TableKind::kNoTable) return false;
-    Report(inst, Severity::kError, "coop.device.unsupported",
+    Report(inst, Severity::kError, rules::kCoopDeviceUnsupported,
            "device " + profile().name + " has no cooperative matrix (joint_matrix) support (" +
                (profile().cooperative_matrix.kind == device::TableKind::kNone
                     ? "its cooperative_matrix table is \"none\")"
@@ -204,7 +194,7 @@ class CoopDeviceChecker {
   // Workgroup-scope matrices are in no Intel table: SYCL's joint_matrix is a subgroup object.
   bool CheckScope(const ir::Instruction& inst, const CoopType& type, const char* what) {
     if (!type.scope || *type.scope == kScopeSubgroup) return true;
-    Report(inst, Severity::kError, "coop.device.scope",
+    Report(inst, Severity::kError, rules::kCoopDeviceScope,
            std::string(what) + " type " + context_.IdName(type.id) + " has Scope " +
                std::to_string(*type.scope) +
                "; the cooperative_matrix rows of "
@@ -237,7 +227,7 @@ class CoopDeviceChecker {
     } else {
       message += "; no row has this element type for this use";
     }
-    Report(inst, Severity::kError, "coop.device.type-shape", message);
+    Report(inst, Severity::kError, rules::kCoopDeviceTypeShape, message);
   }
 
   void CheckMulAdd(const ir::Function& function, const ir::Instruction& inst) {
@@ -270,7 +260,7 @@ class CoopDeviceChecker {
     for (size_t i = 0; i < 4; ++i) {
       std::optional<ElementType> e = ReadElement(*matrices[i]->component, roles[i], operands);
       if (!e) {
-        Report(inst, Severity::kError, "coop.device.types",
+        Report(inst, Severity::kError, rules::kCoopDeviceTypes,
                std::string(RoleName(roles[i])) + " of " + kMulAdd + " has component type " +
                    context_.IdName(matrices[i]->component->id) +
                    ", which is in no cooperative_matrix row of device " + profile().name);
@@ -283,15 +273,16 @@ class CoopDeviceChecker {
     const device::CooperativeMatrixMatch any_size =
         device::MatchCooperativeMatrix(profile(), {types, shape, 0});
     if (any_size.status != device::MatchStatus::kMatched) {
-      const bool shape_field = any_size.mismatch.field == "Shape (M x N x K)";
-      Report(inst, Severity::kError, shape_field ? "coop.device.shape" : "coop.device.types",
+      const bool shape_field = any_size.mismatch.kind == device::MismatchKind::kShape;
+      Report(inst, Severity::kError,
+             shape_field ? rules::kCoopDeviceShape : rules::kCoopDeviceTypes,
              any_size.Message(profile()) + (shape_field ? "" : read_as));
       return;
     }
     const std::vector<uint32_t>& sizes = context_.SubgroupSizes(function.id());
     if (sizes.empty()) {
       if (unknown_size_functions_.insert(function.id()).second) {
-        context_.Remark(inst, "coop.device.subgroup-size.unknown",
+        context_.Remark(inst, rules::kCoopDeviceSubgroupSizeUnknown,
                         "no entry point reaches function " + context_.IdName(function.id()) +
                             " and no --subgroup-size was given: the subgroup size of " + kMulAdd +
                             " against the cooperative_matrix rows was not checked");
@@ -302,14 +293,14 @@ class CoopDeviceChecker {
       const device::CooperativeMatrixMatch match =
           device::MatchCooperativeMatrix(profile(), {types, shape, size});
       if (match.status != device::MatchStatus::kMatched) {
-        Report(inst, Severity::kError, "coop.device.subgroup-size",
+        Report(inst, Severity::kError, rules::kCoopDeviceSubgroupSize,
                match.Message(profile()) +
                    " (the subgroup size is the kernel's SubgroupSize execution mode, else "
                    "--subgroup-size, else every size of the device)");
         continue;
       }
       if (match.row->provenance.confidence == device::Confidence::kConvention) {
-        Report(inst, Severity::kWarning, "coop.device.convention",
+        Report(inst, Severity::kWarning, rules::kCoopDeviceConvention,
                std::string(kMulAdd) + " with " + device::ToSyclString(types) + ", shape " +
                    std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
                    std::to_string(shape.k) + " matches a row of device " + profile().name +
@@ -326,7 +317,6 @@ class CoopDeviceChecker {
   }
 
   ValidationContext& context_;
-  std::unordered_map<uint32_t, uint32_t> value_types_;
   std::unordered_set<uint32_t> unknown_size_functions_;
   std::set<std::tuple<Severity, std::string, std::string>> reported_;
 };
@@ -351,15 +341,14 @@ bool IsCoopInstruction(spv::Op op) {
 void ValidateCooperativeMatrixDevice(ValidationContext& context) {
   // "spec" and "opencl": only the SPIR-V rules apply to cooperative matrices.
   if (context.device().cooperative_matrix.kind == device::TableKind::kNoTable) return;
-  std::optional<CoopDeviceChecker> checker;
+  CoopDeviceChecker checker(context);
   context.ForEachBodyInstruction([&](const ir::Function& function, const ir::Instruction& inst) {
     if (!IsCoopInstruction(inst.opcode())) return;
     if (inst.opcode() == spv::Op::OpCompositeConstruct) {
       const ir::Type* type = context.types().GetType(inst.result_type_id());
       if (type == nullptr || type->kind != ir::TypeKind::kCooperativeMatrix) return;
     }
-    if (!checker) checker.emplace(context);
-    checker->Check(function, inst);
+    checker.Check(function, inst);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/rule_ids.hpp"
 #include "val/validate_coop.hpp"
 
 namespace xmx::val::coop {
@@ -41,7 +42,7 @@ std::optional<MemoryOperands> OperandsOf(spv::Op opcode) {
           .layout = 3,
           .stride = 6,
           .integers = {{1, "X offset"}, {2, "Y offset"}, {4, "Height"}, {5, "Width"}},
-          .integer_rule = "coop.checked.operand-type",
+          .integer_rule = rules::kCoopCheckedOperandType,
           .result_is_matrix = true};
     case spv::Op::OpCooperativeMatrixStoreCheckedINTEL:
       return MemoryOperands{
@@ -50,7 +51,7 @@ std::optional<MemoryOperands> OperandsOf(spv::Op opcode) {
           .layout = 4,
           .stride = 7,
           .integers = {{1, "X offset"}, {2, "Y offset"}, {5, "Height"}, {6, "Width"}},
-          .integer_rule = "coop.checked.operand-type"};
+          .integer_rule = rules::kCoopCheckedOperandType};
     case spv::Op::OpCooperativeMatrixPrefetchINTEL:
       // No Stride is required: llc-22 writes none for a row-major prefetch, and IGC's
       // ResolvePrefetch takes a missing one as the default (COOPERATIVE-MATRIX.md A1, A4).
@@ -58,7 +59,7 @@ std::optional<MemoryOperands> OperandsOf(spv::Op opcode) {
                             .layout = 4,
                             .stride = 5,
                             .integers = {{1, "Rows"}, {2, "Columns"}},
-                            .integer_rule = "coop.prefetch.operand-type",
+                            .integer_rule = rules::kCoopPrefetchOperandType,
                             .stride_required = false};
     default:
       return std::nullopt;
@@ -77,7 +78,7 @@ class MemoryChecker {
     ops_ = &ops;
 
     if (ops.result_is_matrix && !values_.Matrix(inst.result_type_id())) {
-      context_.Error(inst, "coop.load.type",
+      context_.Error(inst, rules::kCoopLoadType,
                      std::string("Result Type ") + context_.IdName(inst.result_type_id()) + " of " +
                          ops.name + " must be an OpTypeCooperativeMatrixKHR; found " +
                          values_.Describe(context_.types().GetType(inst.result_type_id())));
@@ -85,7 +86,7 @@ class MemoryChecker {
     if (ops.object != kNone) {
       const uint32_t object = inst.word(ops.object);
       if (!values_.Matrix(values_.TypeOf(object))) {
-        context_.Error(inst, "coop.store.object",
+        context_.Error(inst, rules::kCoopStoreObject,
                        "Object " + values_.Operand(object) + " of " + ops.name +
                            " must be a cooperative matrix");
       }
@@ -104,17 +105,17 @@ class MemoryChecker {
     const char* name = "OpCooperativeMatrixConstructCheckedINTEL";
     std::optional<MatrixType> result = values_.Matrix(inst.result_type_id());
     if (!result) {
-      context_.Error(inst, "coop.checked.result-type",
+      context_.Error(inst, rules::kCoopCheckedResultType,
                      std::string("Result Type ") + context_.IdName(inst.result_type_id()) + " of " +
                          name + " must be an OpTypeCooperativeMatrixKHR; found " +
                          values_.Describe(context_.types().GetType(inst.result_type_id())));
     }
     static const char* const kNames[] = {"X offset", "Y offset", "Height", "Width"};
-    for (size_t i = 0; i < 4; ++i) CheckInteger(i, kNames[i], "coop.checked.operand-type", name);
+    for (size_t i = 0; i < 4; ++i) CheckInteger(i, kNames[i], rules::kCoopCheckedOperandType, name);
     const uint32_t value = inst.word(4);
     const ir::Type* value_type = values_.TypeOf(value);
     if (result && result->component && value_type != result->component) {
-      context_.Error(inst, "coop.construct.constituent",
+      context_.Error(inst, rules::kCoopConstructConstituent,
                      "Value " + values_.Operand(value) + " of " + name +
                          " must have the matrix's component type " +
                          values_.Describe(result->component));
@@ -131,13 +132,13 @@ class MemoryChecker {
         return;
       }
       context_.Error(
-          *inst_, "coop.pointer.type",
+          *inst_, rules::kCoopPointerType,
           "Pointer " + values_.Operand(pointer) + " of " + ops_->name + " must be a pointer");
       return;
     }
     const ir::Type* pointee = context_.types().GetType(type->element);
     if (!IsNumericScalarOrVector(pointee, context_.types())) {
-      context_.Error(*inst_, "coop.pointer.pointee",
+      context_.Error(*inst_, rules::kCoopPointerPointee,
                      "Pointer " + values_.Operand(pointer) + " of " + ops_->name +
                          " must point to an integer or float scalar or vector");
     }
@@ -162,12 +163,12 @@ class MemoryChecker {
     const bool has_stride = ops_->stride < inst_->num_operands() &&
                             inst_->operand(ops_->stride).kind == grammar::OperandKindId::kIdRef;
     if (has_stride && !IsIntScalar(values_.TypeOf(inst_->word(ops_->stride)))) {
-      context_.Error(*inst_, "coop.stride.type",
+      context_.Error(*inst_, rules::kCoopStrideType,
                      "Stride " + values_.Operand(inst_->word(ops_->stride)) + " of " + ops_->name +
                          " must be an integer scalar");
     }
     if (!values_.IsIntConstant(layout_id)) {
-      context_.Error(*inst_, "coop.layout.constant",
+      context_.Error(*inst_, rules::kCoopLayoutConstant,
                      "MemoryLayout " + values_.Operand(layout_id) + " of " + ops_->name +
                          " must be a constant instruction of integer scalar type");
       return;
@@ -175,7 +176,7 @@ class MemoryChecker {
     const std::optional<uint32_t> layout = values_.ConstantValue(layout_id);
     if (!layout) return;  // a specialization constant: its value is not known here
     if (*layout > kPackedIntel) {
-      context_.Error(*inst_, "coop.layout.value",
+      context_.Error(*inst_, rules::kCoopLayoutValue,
                      "MemoryLayout " + context_.IdName(layout_id) + " of " + ops_->name + " is " +
                          std::to_string(*layout) +
                          "; it must be RowMajorKHR (0), ColumnMajorKHR (1) or PackedINTEL (2)");
@@ -183,13 +184,13 @@ class MemoryChecker {
     }
     if (*layout == kPackedIntel &&
         !context_.info().HasCapability(spv::Capability::PackedCooperativeMatrixINTEL)) {
-      context_.Error(*inst_, "coop.layout.capability",
+      context_.Error(*inst_, rules::kCoopLayoutCapability,
                      "MemoryLayout " + context_.IdName(layout_id) + " of " + ops_->name +
                          " is PackedINTEL (2), which requires the capability "
                          "PackedCooperativeMatrixINTEL");
     }
     if (ops_->stride_required && *layout != kPackedIntel && !has_stride) {
-      context_.Error(*inst_, "coop.stride.required",
+      context_.Error(*inst_, rules::kCoopStrideRequired,
                      std::string(ops_->name) + " has MemoryLayout " +
                          (*layout == kRowMajor ? "RowMajorKHR" : "ColumnMajorKHR") +
                          ", which requires a Stride operand");

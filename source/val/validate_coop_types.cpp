@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/rule_ids.hpp"
 #include "val/validate_coop.hpp"
 
 namespace xmx::val::coop {
@@ -49,7 +50,7 @@ class TypeChecker {
     const std::string what = kType + std::string(" ") + context_.IdName(inst.result_id());
     const ir::Type* component = context_.types().GetType(inst.word(0));
     if (!IsIntScalar(component) && !IsFloatScalar(component)) {
-      context_.Error(inst, "coop.type.component",
+      context_.Error(inst, rules::kCoopTypeComponent,
                      "Component Type " + context_.IdName(inst.word(0)) + " of " + what +
                          " must be an OpTypeInt or OpTypeFloat scalar type; found " +
                          values_.Describe(component));
@@ -63,7 +64,7 @@ class TypeChecker {
       const uint32_t id = inst.word(i);
       if (!values_.IsIntConstant(id)) {
         operands_ok = false;
-        context_.Error(inst, "coop.type.operand",
+        context_.Error(inst, rules::kCoopTypeOperand,
                        std::string(kOperandNames[i - 1]) + " " + context_.IdName(id) + " of " +
                            what +
                            " must be a constant instruction of integer scalar type (OpConstant, "
@@ -74,7 +75,7 @@ class TypeChecker {
 
     if (std::optional<uint32_t> scope = values_.ConstantValue(inst.word(1))) {
       if (*scope != kScopeWorkgroup && *scope != kScopeSubgroup) {
-        context_.Error(inst, "coop.type.scope",
+        context_.Error(inst, rules::kCoopTypeScope,
                        "Scope " + context_.IdName(inst.word(1)) + " of " + what + " is " +
                            std::to_string(*scope) +
                            (ScopeName(*scope).empty() ? "" : " (" + ScopeName(*scope) + ")") +
@@ -86,7 +87,7 @@ class TypeChecker {
     }
     if (std::optional<uint32_t> use = values_.ConstantValue(inst.word(4))) {
       if (*use > kUseAccumulator) {
-        context_.Error(inst, "coop.type.use",
+        context_.Error(inst, rules::kCoopTypeUse,
                        "Use " + context_.IdName(inst.word(4)) + " of " + what + " is " +
                            std::to_string(*use) +
                            "; it must be MatrixAKHR (0), MatrixBKHR (1) or "
@@ -102,7 +103,7 @@ class TypeChecker {
     const char* name = "OpCooperativeMatrixLengthKHR";
     const ir::Type* result = context_.types().GetType(inst.result_type_id());
     if (!IsIntScalar(result) || result->width != 32 || result->is_signed) {
-      context_.Error(inst, "coop.length.result",
+      context_.Error(inst, rules::kCoopLengthResult,
                      std::string("Result Type ") + context_.IdName(inst.result_type_id()) + " of " +
                          name + " must be a 32-bit unsigned integer; found " +
                          values_.Describe(result));
@@ -115,7 +116,7 @@ class TypeChecker {
               ? " (it is a value of that type; give the type itself)"
               : "; found " + (value_type ? "a value of type " + values_.Describe(value_type)
                                          : values_.Describe(context_.types().GetType(type_id)));
-      context_.Error(inst, "coop.length.type",
+      context_.Error(inst, rules::kCoopLengthType,
                      "Type " + context_.IdName(type_id) + " of " + name +
                          " must be an OpTypeCooperativeMatrixKHR type id" + found);
     }
@@ -135,7 +136,7 @@ class TypeChecker {
       needed = "Int4CooperativeMatrixINTEL";
     }
     if (needed) {
-      context_.Error(inst, "coop.type.capability",
+      context_.Error(inst, rules::kCoopTypeCapability,
                      what + " has Component Type " + values_.Describe(component) +
                          ", which requires the capability " + needed);
     }
@@ -148,7 +149,7 @@ class TypeChecker {
       auto size = info_.FindExecutionMode(ep.function_id, spv::ExecutionMode::LocalSize);
       if (!size) size = info_.FindExecutionMode(ep.function_id, spv::ExecutionMode::LocalSizeId);
       if (!size) {
-        context_.Error(inst, "coop.type.workgroup",
+        context_.Error(inst, rules::kCoopTypeWorkgroup,
                        what + " has Scope Workgroup, but entry point '" + ep.name +
                            "' has no LocalSize or LocalSizeId execution mode");
         continue;
@@ -157,7 +158,7 @@ class TypeChecker {
       const size_t type_position = Position(inst.result_id());
       for (uint32_t id : size->operands) {
         if (Position(id) > type_position) {
-          context_.Error(inst, "coop.type.workgroup",
+          context_.Error(inst, rules::kCoopTypeWorkgroup,
                          what + " has Scope Workgroup and comes before " + context_.IdName(id) +
                              ", a LocalSizeId operand of entry point '" + ep.name + "'");
         }
@@ -183,9 +184,9 @@ void CheckCoopTypes(const CoopValues& values) {
   for (const ir::Instruction& inst : values.context().module().globals()) {
     if (inst.opcode() == spv::Op::OpTypeCooperativeMatrixKHR) checker.CheckType(inst);
   }
-  values.context().ForEachBodyInstruction([&](const ir::Function&, const ir::Instruction& inst) {
-    if (inst.opcode() == spv::Op::OpCooperativeMatrixLengthKHR) checker.CheckLength(inst);
-  });
+  values.context().ForEachBodyInstruction(
+      spv::Op::OpCooperativeMatrixLengthKHR,
+      [&](const ir::Function&, const ir::Instruction& inst) { checker.CheckLength(inst); });
 }
 
 }  // namespace xmx::val::coop

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 #include "val/rules.hpp"
 
@@ -52,7 +53,7 @@ class DeclarationChecker {
              std::span<const char* const> capabilities, std::span<const char* const> extensions,
              bool check_capabilities = true, bool provisional = false) {
     if (check_capabilities && !capabilities.empty() && !AnyCapability(capabilities)) {
-      context_.Error(inst, "decl.capability",
+      context_.Error(inst, rules::kDeclCapability,
                      what + " requires one of these capabilities: " + JoinNames(capabilities));
     }
     if (!extensions.empty() && !AnyExtension(extensions)) {
@@ -60,11 +61,11 @@ class DeclarationChecker {
       // extension; the SPIRV-LLVM-Translator refuses to write one that does not and upstream
       // spirv-val rejects it, so it is an error, under its own rule id.
       if (provisional) {
-        context_.Error(inst, "decl.extension.provisional",
+        context_.Error(inst, rules::kDeclExtensionProvisional,
                        what + " is provisional and requires one of these draft extensions: " +
                            JoinNames(extensions) + " (DECISIONS 17)");
       } else {
-        context_.Error(inst, "decl.extension",
+        context_.Error(inst, rules::kDeclExtension,
                        what + " requires one of these extensions: " + JoinNames(extensions));
       }
     }

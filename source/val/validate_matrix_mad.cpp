@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 #include "val/matrix_mad_operands.hpp"
 #include "val/rules.hpp"
@@ -21,12 +22,19 @@ constexpr const char* kInstruction = "OpSubgroupMatrixMultiplyAccumulateINTEL";
 enum : size_t { kKDim = 0, kA = 1, kB = 2, kC = 3, kOperands = 4 };
 
 // The rule a failing field of the device lookup belongs to.
-std::string RuleForField(const std::string& field) {
-  if (field == "K Dim") return "mma.k-dim.table";
-  if (field == "Result component count") return "mma.m.table";
-  if (field == "Matrix Multiply Accumulate Operands") return "mma.operands.table";
-  if (field == "Subgroup size") return "mma.subgroup-size.table";
-  return "mma.types.table";  // component types, and the A/B/C counts for the matched M
+const char* RuleFor(device::MismatchKind kind) {
+  switch (kind) {
+    case device::MismatchKind::kKDim:
+      return rules::kMmaKDimTable;
+    case device::MismatchKind::kResultCount:
+      return rules::kMmaMTable;
+    case device::MismatchKind::kOperands:
+      return rules::kMmaOperandsTable;
+    case device::MismatchKind::kSubgroupSize:
+      return rules::kMmaSubgroupSizeTable;
+    default:
+      return rules::kMmaTypesTable;  // component types, and the A/B/C counts for the matched M
+  }
 }
 
 std::string JoinSizes(const std::vector<uint32_t>& sizes) {
@@ -39,16 +47,6 @@ class MatrixMadChecker {
  public:
   explicit MatrixMadChecker(ValidationContext& context) : context_(context) {}
 
-  // Every result id's type: operands may be function parameters or results of any instruction.
-  void IndexValueTypes() {
-    auto add = [&](const ir::Instruction& inst) {
-      if (inst.has_result_id() && inst.has_result_type()) {
-        value_types_[inst.result_id()] = inst.result_type_id();
-      }
-    };
-    context_.module().ForEachInstruction(add);
-  }
-
   void Check(const ir::Function& function, const ir::Instruction& inst) {
     reported_.clear();
     if (inst.num_operands() < 4) return;  // the core rules report the malformed instruction
@@ -58,7 +56,7 @@ class MatrixMadChecker {
     // --- Static rules (B.3) ---
     std::optional<MadOperandType> result = DecodeMadOperandType(types, inst.result_type_id());
     if (!result) {
-      context_.Error(inst, "mma.result-type",
+      context_.Error(inst, rules::kMmaResultType,
                      "Result Type " + context_.IdName(inst.result_type_id()) + " of " +
                          kInstruction + " must be a scalar or vector of int or float type");
     }
@@ -73,10 +71,10 @@ class MatrixMadChecker {
       std::string message = "Result Type (" + result->name + ") of " + kInstruction +
                             " differs from the type of Matrix C (" + c->name + ")";
       if (has_table) {
-        context_.Error(inst, "mma.result-equals-c",
+        context_.Error(inst, rules::kMmaResultEqualsC,
                        message + "; device " + context_.device().name + " requires them equal");
       } else {
-        context_.Warning(inst, "mma.result-equals-c",
+        context_.Warning(inst, rules::kMmaResultEqualsC,
                          message +
                              "; the SPIR-V rules allow it, but every device table and "
                              "IGC require them equal");
@@ -84,7 +82,7 @@ class MatrixMadChecker {
     }
     if (result && a && b && c) {
       for (const std::string& problem : CheckOperandBits(operands, *result, *a, *b, *c)) {
-        context_.Error(inst, "mma.operands.consistent", problem);
+        context_.Error(inst, rules::kMmaOperandsConsistent, problem);
       }
     }
 
@@ -94,7 +92,7 @@ class MatrixMadChecker {
     const std::vector<uint32_t>& sizes = context_.SubgroupSizes(function.id());
     if (sizes.empty()) {
       if (unknown_size_functions_.insert(function.id()).second) {
-        context_.Remark(inst, "mma.subgroup-size.unknown",
+        context_.Remark(inst, rules::kMmaSubgroupSizeUnknown,
                         "no entry point reaches function " + context_.IdName(function.id()) +
                             " and no --subgroup-size was given: the subgroup-size-dependent "
                             "rules of " +
@@ -107,7 +105,7 @@ class MatrixMadChecker {
                                   : !a->element    ? &*a
                                   : !b->element    ? &*b
                                                    : &*c;
-      Report(inst, Severity::kError, "mma.types.table",
+      Report(inst, Severity::kError, rules::kMmaTypesTable,
              "component type " + odd->name + " is in no row of " + kInstruction + " on device " +
                  context_.device().name);
       return;
@@ -124,11 +122,7 @@ class MatrixMadChecker {
 
  private:
   // The type of the value `id` (instruction result or constant), 0 if unknown.
-  uint32_t ValueType(uint32_t id) const {
-    if (const ir::Constant* constant = context_.types().GetConstant(id)) return constant->type_id;
-    auto it = value_types_.find(id);
-    return it != value_types_.end() ? it->second : 0;
-  }
+  uint32_t ValueType(uint32_t id) const { return context_.ValueTypeId(id); }
 
   std::optional<MadOperandType> OperandType(const ir::Instruction& inst, size_t index,
                                             const char* what) {
@@ -137,7 +131,7 @@ class MatrixMadChecker {
     if (type_id == 0) return std::nullopt;  // undefined id: the core rules say so
     std::optional<MadOperandType> type = DecodeMadOperandType(context_.types(), type_id);
     if (!type) {
-      context_.Error(inst, "mma.operand-type",
+      context_.Error(inst, rules::kMmaOperandType,
                      std::string(what) + " " + context_.IdName(id) + " of " + kInstruction +
                          " must be a scalar or vector of int or float type; found type " +
                          context_.IdName(type_id));
@@ -152,7 +146,7 @@ class MatrixMadChecker {
     if (!constant || !type || type->kind != ir::TypeKind::kInt || type->width != 32 ||
         (constant->kind != ir::ConstantKind::kScalar &&
          constant->kind != ir::ConstantKind::kNull)) {
-      context_.Error(inst, "mma.k-dim.constant",
+      context_.Error(inst, rules::kMmaKDimConstant,
                      "K Dim " + context_.IdName(id) + " of " + kInstruction +
                          " must come from a constant instruction of scalar 32-bit integer type");
       return std::nullopt;
@@ -172,7 +166,7 @@ class MatrixMadChecker {
       case device::MatchStatus::kCoreRules:
         return;
       case device::MatchStatus::kNotSupported:
-        Report(inst, Severity::kError, "mma.subgroup-size.table", match.Message(profile));
+        Report(inst, Severity::kError, rules::kMmaSubgroupSizeTable, match.Message(profile));
         return;
       case device::MatchStatus::kMatched:
         CheckMatchedRow(inst, *match.row, size);
@@ -203,7 +197,7 @@ class MatrixMadChecker {
       }
     }
     if (other_sizes.empty()) {
-      Report(inst, Severity::kError, RuleForField(match.mismatch.field), match.Message(profile));
+      Report(inst, Severity::kError, RuleFor(match.mismatch.kind), match.Message(profile));
       return;
     }
     const std::string at = "the operands of " + std::string(kInstruction) +
@@ -216,19 +210,19 @@ class MatrixMadChecker {
         other_row->subgroup_size * 2 == size) {
       // DECISIONS 10: at this size the device takes only the paired form; rejecting the
       // unpaired layout is a convention, hence a warning.
-      Report(inst, Severity::kWarning, "mma.subgroup-size.table",
+      Report(inst, Severity::kWarning, rules::kMmaSubgroupSizeTable,
              at + ", where only the paired form is accepted (DECISIONS 10: M even; Result, A "
                   "and C with M/2 components; B with 4 components)");
       return;
     }
-    Report(inst, Severity::kError, "mma.subgroup-size.table", at);
+    Report(inst, Severity::kError, rules::kMmaSubgroupSizeTable, at);
   }
 
   void CheckMatchedRow(const ir::Instruction& inst, const device::MatrixMadRow& row,
                        uint32_t size) {
     const device::DeviceProfile& profile = context_.device();
     if (!row.extension.empty() && !profile.ExposesExtension(row.extension)) {
-      Report(inst, Severity::kError, "mma.operands.table",
+      Report(inst, Severity::kError, rules::kMmaOperandsTable,
              "the row of " + std::string(kInstruction) + " for these operands is provisional (" +
                  row.extension + "), which device " + profile.name + " does not expose");
     }
@@ -241,7 +235,7 @@ class MatrixMadChecker {
       } else if (row.paired()) {
         message += " (DECISIONS 10: the paired subgroup-size-32 form)";
       }
-      Report(inst, Severity::kWarning, "mma.subgroup-size.table", message);
+      Report(inst, Severity::kWarning, rules::kMmaSubgroupSizeTable, message);
     }
   }
 
@@ -253,7 +247,6 @@ class MatrixMadChecker {
   }
 
   ValidationContext& context_;
-  std::unordered_map<uint32_t, uint32_t> value_types_;
   std::unordered_set<uint32_t> unknown_size_functions_;
   std::set<std::tuple<Severity, std::string, std::string>> reported_;
 };
@@ -262,15 +255,10 @@ class MatrixMadChecker {
 
 void ValidateMatrixMad(ValidationContext& context) {
   MatrixMadChecker checker(context);
-  bool indexed = false;
-  context.ForEachBodyInstruction([&](const ir::Function& function, const ir::Instruction& inst) {
-    if (inst.opcode() != spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL) return;
-    if (!indexed) {
-      checker.IndexValueTypes();
-      indexed = true;
-    }
-    checker.Check(function, inst);
-  });
+  context.ForEachBodyInstruction(spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL,
+                                 [&](const ir::Function& function, const ir::Instruction& inst) {
+                                   checker.Check(function, inst);
+                                 });
 }
 
 }  // namespace xmx::val

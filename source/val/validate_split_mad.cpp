@@ -11,6 +11,7 @@
 
 #include "builtins/itanium_names.hpp"
 #include "builtins/recognise.hpp"
+#include "common/rule_ids.hpp"
 #include "val/rules.hpp"
 #include "xmx/device.hpp"
 
@@ -35,11 +36,13 @@ class SplitMadChecker {
     for (const ir::Function& function : context_.module().functions()) FindBuiltin(function);
     if (builtins_.empty()) return;
     for (auto& [id, builtin] : builtins_) CheckDeclaration(builtin);
-    context_.ForEachBodyInstruction([&](const ir::Function& caller, const ir::Instruction& inst) {
-      if (inst.opcode() != spv::Op::OpFunctionCall || inst.num_operands() < 1) return;
-      auto it = builtins_.find(inst.word(0));
-      if (it != builtins_.end()) CheckCall(caller, inst, it->second);
-    });
+    context_.ForEachBodyInstruction(spv::Op::OpFunctionCall,
+                                    [&](const ir::Function& caller, const ir::Instruction& inst) {
+                                      if (inst.num_operands() < 1) return;
+                                      auto it = builtins_.find(inst.word(0));
+                                      if (it != builtins_.end())
+                                        CheckCall(caller, inst, it->second);
+                                    });
   }
 
  private:
@@ -96,7 +99,7 @@ class SplitMadChecker {
     const ir::Instruction& def = builtin.function->def;
     const std::string who = builtin.name + " (imported as \"" + builtin.linkage_name + "\")";
     if (device_.split_matrix_mad.kind == device::TableKind::kNone) {
-      context_.Error(def, "split-mad.unsupported",
+      context_.Error(def, rules::kSplitMadUnsupported,
                      who +
                          ": the split matrix multiply-accumulate built-ins are not supported "
                          "on device " +
@@ -108,7 +111,7 @@ class SplitMadChecker {
     const ir::Type* fn_type = context_.types().GetType(def.word(1));
     if (!fn_type || fn_type->kind != ir::TypeKind::kFunction) return;  // core validation's job
     if (fn_type->members.size() != 3) {
-      context_.Error(def, "split-mad.signature",
+      context_.Error(def, rules::kSplitMadSignature,
                      who + " is declared with " + std::to_string(fn_type->members.size()) +
                          " parameters; it takes 3 (a, b, acc)");
       return;
@@ -120,7 +123,7 @@ class SplitMadChecker {
     for (int i = 0; i < 4; ++i) {
       std::optional<device::OperandShape> shape = ShapeOf(types[i]);
       if (!shape) {
-        context_.Error(def, "split-mad.signature",
+        context_.Error(def, rules::kSplitMadSignature,
                        std::string(labels[i]) + " type " + context_.IdName(types[i]) + " of " +
                            who + " is not a scalar or vector of integer or floating-point type");
         return;
@@ -133,16 +136,16 @@ class SplitMadChecker {
     const device::SplitMatrixMadMatch match = device::MatchSplitMatrixMad(
         device_, builtin.name, size, shapes[0], shapes[1], shapes[2], shapes[3]);
     if (match.status == MatchStatus::kMismatch) {
-      context_.Error(def, "split-mad.signature",
+      context_.Error(def, rules::kSplitMadSignature,
                      who + " (Result " + ShapeText(types[0]) + ", a " + ShapeText(types[1]) +
                          ", b " + ShapeText(types[2]) + ", acc " + ShapeText(types[3]) +
                          "): " + match.Message(device_));
     } else if (match.status == MatchStatus::kNotSupported) {
-      context_.Error(def, "split-mad.unsupported", who + ": " + match.Message(device_));
+      context_.Error(def, rules::kSplitMadUnsupported, who + ": " + match.Message(device_));
     } else if (match.status == MatchStatus::kMatched && match.row &&
                match.row->provenance.confidence == device::Confidence::kConvention) {
       // What the built-in computes rests on our pairing of subgroups (DECISIONS 9).
-      context_.Warning(def, "split-mad.signature",
+      context_.Warning(def, rules::kSplitMadSignature,
                        who + " with M = " + std::to_string(match.m) + " is accepted on device " +
                            device_.name +
                            "; its semantics rest on a convention: " + match.row->provenance.note);
@@ -157,7 +160,7 @@ class SplitMadChecker {
     if (sizes.empty()) {
       if (!context_.ReachedByEntryPoint(caller.id()) &&
           unknown_reported_.insert(caller.id()).second) {
-        context_.Remark(call, "split-mad.subgroup-size.unknown",
+        context_.Remark(call, rules::kSplitMadSubgroupSizeUnknown,
                         "no entry point reaches " + context_.IdName(caller.id()) +
                             " and no --subgroup-size was given: the subgroup size of its split "
                             "matrix multiply-accumulate calls is not checked");
@@ -166,7 +169,7 @@ class SplitMadChecker {
     }
     for (uint32_t size : sizes) {
       if (size == required) continue;
-      context_.Error(call, "split-mad.subgroup-size",
+      context_.Error(call, rules::kSplitMadSubgroupSize,
                      "Subgroup size " + std::to_string(size) + " is not supported by " +
                          builtin.name + " called in " + context_.IdName(caller.id()) +
                          " on device " + device_.name + "; supported: " + std::to_string(required));

@@ -3,8 +3,8 @@
 // C.3 and C.4 (the OpenCL environment, from the device's `subgroup_ops` table).
 #include <optional>
 #include <string>
-#include <unordered_map>
 
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 #include "val/rules.hpp"
 #include "xmx/device.hpp"
@@ -30,14 +30,7 @@ std::string OpName(const ir::Instruction& inst) {
 class SubgroupChecker {
  public:
   explicit SubgroupChecker(ValidationContext& context)
-      : context_(context), device_(context.device()) {
-    // The type of every value: TypeTable knows types and constants, not the other results.
-    context.module().ForEachInstruction([&](const ir::Instruction& inst) {
-      if (inst.has_result_type() && inst.has_result_id()) {
-        value_types_[inst.result_id()] = inst.result_type_id();
-      }
-    });
-  }
+      : context_(context), device_(context.device()) {}
 
   void Check(const ir::Instruction& inst) {
     switch (inst.opcode()) {
@@ -79,10 +72,7 @@ class SubgroupChecker {
   }
 
  private:
-  uint32_t ValueType(uint32_t id) const {
-    auto it = value_types_.find(id);
-    return it == value_types_.end() ? 0 : it->second;
-  }
+  uint32_t ValueType(uint32_t id) const { return context_.ValueTypeId(id); }
   const ir::Type* TypeOf(uint32_t type_id) const { return context_.types().GetType(type_id); }
 
   std::optional<Shape> ShapeOf(uint32_t type_id) const {
@@ -131,7 +121,7 @@ class SubgroupChecker {
     std::optional<Shape> shape = ShapeOf(type_id);
     if (!shape) {
       if (device::IsGroupOp(op)) return nullptr;  // the core rules decide the group types
-      context_.Error(inst, "subgroups.type.table",
+      context_.Error(inst, rules::kSubgroupsTypeTable,
                      operand + " " + context_.IdName(type_id) + " of " + OpName(inst) +
                          " is not a scalar or vector of integer or floating-point type");
       return nullptr;
@@ -147,7 +137,7 @@ class SubgroupChecker {
         break;
       case MatchStatus::kMismatch:
       case MatchStatus::kNotSupported:
-        context_.Error(inst, "subgroups.type.table",
+        context_.Error(inst, rules::kSubgroupsTypeTable,
                        OpName(inst) + " " + operand + " " + TypeText(type_id) + ": " +
                            match.Message(device_, query));
         return nullptr;
@@ -161,14 +151,14 @@ class SubgroupChecker {
       // The LLVM/SPIR-V Translator declares Float16Buffer, not Float16, for a kernel that moves
       // half values without arithmetic on them, and IGC runs such kernels: a warning.
       if (HasCapability(row.capability + "Buffer")) {
-        context_.Warning(inst, "subgroups.type.table",
+        context_.Warning(inst, rules::kSubgroupsTypeTable,
                          what + "; the module declares only " + row.capability + "Buffer");
       } else {
-        context_.Error(inst, "subgroups.type.table", what);
+        context_.Error(inst, rules::kSubgroupsTypeTable, what);
       }
     }
     if (row.provenance.confidence == device::Confidence::kConvention) {
-      context_.Warning(inst, "subgroups.type.table",
+      context_.Warning(inst, rules::kSubgroupsTypeTable,
                        OpName(inst) + " " + operand + " " + TypeText(type_id) +
                            " is accepted on device " + device_.name +
                            " only by convention: " + row.provenance.note);
@@ -188,7 +178,7 @@ class SubgroupChecker {
     for (size_t i : data) {
       const uint32_t type = ValueType(inst.word(i));
       if (type != result_type) {
-        context_.Error(inst, "subgroups.shuffle.types",
+        context_.Error(inst, rules::kSubgroupsShuffleTypes,
                        std::string(kDataNames[names][i]) + " " + context_.IdName(inst.word(i)) +
                            " of " + OpName(inst) + " has type " +
                            (type ? context_.IdName(type) : std::string("(unknown)")) +
@@ -201,7 +191,7 @@ class SubgroupChecker {
     const uint32_t index_type = ValueType(inst.word(index));
     const ir::Type* type = TypeOf(index_type);
     if (!type || type->kind != ir::TypeKind::kInt || type->width != 32) {
-      context_.Error(inst, "subgroups.shuffle.index",
+      context_.Error(inst, rules::kSubgroupsShuffleIndex,
                      std::string(index_name) + " " + context_.IdName(inst.word(index)) + " of " +
                          OpName(inst) + " has type " +
                          (index_type ? TypeText(index_type) : std::string("(unknown)")) +
@@ -217,21 +207,21 @@ class SubgroupChecker {
     const uint32_t ptr = inst.word(0);
     const ir::Type* ptr_type = TypeOf(ValueType(ptr));
     if (!ptr_type || ptr_type->kind != ir::TypeKind::kPointer) {
-      context_.Error(inst, "subgroups.block.pointee",
+      context_.Error(inst, rules::kSubgroupsBlockPointee,
                      "Ptr " + context_.IdName(ptr) + " of " + OpName(inst) + " is not a pointer");
       return;
     }
     const ir::Type* pointee = TypeOf(ptr_type->element);
     if (!pointee ||
         (pointee->kind != ir::TypeKind::kInt && pointee->kind != ir::TypeKind::kFloat)) {
-      context_.Error(inst, "subgroups.block.pointee",
+      context_.Error(inst, rules::kSubgroupsBlockPointee,
                      "Ptr " + context_.IdName(ptr) + " of " + OpName(inst) + " points to " +
                          context_.IdName(ptr_type->element) + "; it must point to a scalar type");
     } else if (pointee->kind == ir::TypeKind::kInt && pointee->width == 8) {
       // DECISIONS 12: an 8-bit integer pointee is how producers spell void* (the data's type
       // says what is read or written).
     } else if (ComponentTypeId(data_type) != ptr_type->element) {
-      context_.Error(inst, "subgroups.block.pointee",
+      context_.Error(inst, rules::kSubgroupsBlockPointee,
                      std::string(operand) + " " + TypeText(data_type) + " of " + OpName(inst) +
                          " has a component type other than the pointee " + TypeText(pointee->id) +
                          " of Ptr " + context_.IdName(ptr));
@@ -244,7 +234,7 @@ class SubgroupChecker {
         const grammar::Enumerant* e = grammar::FindEnumerant(grammar::OperandKindId::kStorageClass,
                                                              static_cast<uint32_t>(sc));
         context_.Error(
-            inst, "subgroups.block.storage-class",
+            inst, rules::kSubgroupsBlockStorageClass,
             "Ptr " + context_.IdName(ptr) + " of " + OpName(inst) + " has storage class " +
                 (e ? std::string(e->name) : std::to_string(static_cast<uint32_t>(sc))) +
                 " on device " + device_.name +
@@ -260,13 +250,13 @@ class SubgroupChecker {
     const uint32_t image = inst.word(0);
     const ir::Type* image_type = TypeOf(ValueType(image));
     if (!image_type || image_type->kind != ir::TypeKind::kImage || !image_type->image) {
-      context_.Error(inst, "subgroups.image.operands",
+      context_.Error(inst, rules::kSubgroupsImageOperands,
                      "Image " + context_.IdName(image) + " of " + OpName(inst) +
                          " is not an OpTypeImage value");
     } else {
       const ir::ImageFormatInfo& info = *image_type->image;
       if (info.sampled != 0 && info.sampled != 2) {
-        context_.Error(inst, "subgroups.image.operands",
+        context_.Error(inst, rules::kSubgroupsImageOperands,
                        "Image " + context_.IdName(image) + " of " + OpName(inst) + " has Sampled " +
                            std::to_string(info.sampled) + "; it must be 0 or 2");
       }
@@ -276,7 +266,7 @@ class SubgroupChecker {
         const grammar::Enumerant* dim =
             grammar::FindEnumerant(grammar::OperandKindId::kDim, static_cast<uint32_t>(info.dim));
         context_.Error(
-            inst, "subgroups.image.operands",
+            inst, rules::kSubgroupsImageOperands,
             "Image " + context_.IdName(image) + " of " + OpName(inst) + " has Dim " +
                 (dim ? std::string(dim->name) : std::to_string(static_cast<uint32_t>(info.dim))) +
                 ", Depth " + std::to_string(info.depth) + ", Arrayed " +
@@ -291,7 +281,7 @@ class SubgroupChecker {
       if (!shape || shape->kind != device::ScalarKind::kInt || shape->bits != 32 ||
           shape->components != 2) {
         context_.Error(
-            inst, "subgroups.image.operands",
+            inst, rules::kSubgroupsImageOperands,
             "Coordinate " + context_.IdName(coordinate) + " of " + OpName(inst) + " has type " +
                 (coordinate_type ? TypeText(coordinate_type) : std::string("(unknown)")) +
                 " on device " + device_.name + "; it must be a 2-vector of 32-bit integer");
@@ -315,7 +305,9 @@ class SubgroupChecker {
         CheckTypeTable(inst, op, inst.result_type_id(), "Result Type", group_op);
     if (!row || row->scope.empty()) return;
     const std::optional<Shape> shape = ShapeOf(inst.result_type_id());
-    const std::string rule = "subgroups.group" + std::to_string(shape ? shape->bits : 0) + ".scope";
+    // Only the 8- and 16-bit rows (cl_intel_subgroups_char/short) name a scope.
+    const char* rule =
+        shape && shape->bits == 16 ? rules::kSubgroupsGroup16Scope : rules::kSubgroupsGroup8Scope;
     const uint32_t scope_id = inst.word(0);
     const std::optional<uint32_t> scope = context_.types().GetConstantUInt32(scope_id);
     const grammar::Enumerant* e =
@@ -333,7 +325,6 @@ class SubgroupChecker {
 
   ValidationContext& context_;
   const device::DeviceProfile& device_;
-  std::unordered_map<uint32_t, uint32_t> value_types_;
 };
 
 }  // namespace
@@ -351,7 +342,7 @@ void ValidateSubgroups(ValidationContext& context) {
     std::string sizes;
     for (uint32_t s : device.subgroup_sizes)
       sizes += (sizes.empty() ? "" : ", ") + std::to_string(s);
-    context.Error(*mode->inst, "subgroups.size",
+    context.Error(*mode->inst, rules::kSubgroupsSize,
                   "kernel " + ep.name + " requires subgroup size " + std::to_string(size) +
                       ", which device " + device.name + " does not have (" +
                       (device.any_power_of_two_subgroup_size ? "any power of two" : sizes) + ")");

@@ -1,8 +1,10 @@
 #include "val/validation_context.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <set>
 
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 #include "xmx/device.hpp"
 
@@ -14,7 +16,52 @@ ValidationContext::ValidationContext(const ir::Module& module, const ValidatorOp
       device_(options.device ? options.device : device::FindBuiltinProfile("opencl")),
       types_(module),
       info_(module) {
+  IndexInstructions();
   ComputeSubgroupSizes();
+}
+
+void ValidationContext::IndexInstructions() {
+  // A bound of 2^32 in a hostile header must not size the table.
+  defs_.Reserve(module_.header().bound, size_t{1} << 22);
+  module_.ForEachInstruction([&](const ir::Instruction& inst) {
+    opcodes_present_.insert(static_cast<uint32_t>(inst.opcode()));
+    // The first definition wins: a redefinition is the core rules' error, not a new value.
+    if (inst.has_result_id() && inst.result_id() != 0 && defs_.Get(inst.result_id()) == nullptr) {
+      defs_.Set(inst.result_id(), &inst);
+    }
+  });
+  for (const ir::Function& function : module_.functions()) {
+    for (const ir::BasicBlock& block : function.blocks) {
+      for (const ir::Instruction& inst : block.instructions) {
+        const BodyInstruction entry{&function, &block, &inst};
+        body_.push_back(entry);
+        body_by_opcode_[static_cast<uint32_t>(inst.opcode())].push_back(entry);
+      }
+    }
+  }
+}
+
+const ir::Instruction* ValidationContext::Def(uint32_t id) const {
+  const ir::Instruction* const* def = defs_.Get(id);
+  return def ? *def : nullptr;
+}
+
+uint32_t ValidationContext::ValueTypeId(uint32_t id) const {
+  const ir::Instruction* def = Def(id);
+  if (def == nullptr || !def->has_result_type()) return 0;
+  return def->result_type_id();
+}
+
+std::span<const BodyInstruction> ValidationContext::BodyInstructionsWith(spv::Op op) const {
+  auto it = body_by_opcode_.find(static_cast<uint32_t>(op));
+  if (it == body_by_opcode_.end()) return {};
+  return it->second;
+}
+
+std::span<const uint32_t> ValidationContext::EntryPointsReaching(uint32_t function_id) const {
+  auto it = entry_points_reaching_.find(function_id);
+  if (it == entry_points_reaching_.end()) return {};
+  return it->second;
 }
 
 void ValidationContext::ComputeSubgroupSizes() {
@@ -41,7 +88,11 @@ void ValidationContext::ComputeSubgroupSizes() {
       const uint32_t f = stack.back();
       stack.pop_back();
       if (!visited.insert(f).second) continue;
-      reached_[f] = true;
+      std::vector<uint32_t>& reaching = entry_points_reaching_[f];
+      // Two OpEntryPoints may name one function (two execution models): list it once.
+      if (std::find(reaching.begin(), reaching.end(), ep.function_id) == reaching.end()) {
+        reaching.push_back(ep.function_id);
+      }
       sizes[f].insert(own.begin(), own.end());
       for (uint32_t callee : info_.GetCallees(f)) stack.push_back(callee);
     }
@@ -55,11 +106,12 @@ const std::vector<uint32_t>& ValidationContext::SubgroupSizes(uint32_t function_
 }
 
 bool ValidationContext::ReachedByEntryPoint(uint32_t function_id) const {
-  return reached_.count(function_id) != 0;
+  return entry_points_reaching_.count(function_id) != 0;
 }
 
 void ValidationContext::Report(Severity severity, const ir::Instruction* inst, std::string rule,
                                std::string message) {
+  assert(rules::FindRule(rule) != nullptr && "rule id missing from common/rule_ids.def");
   Diagnostic d;
   d.severity = severity;
   d.rule = std::move(rule);

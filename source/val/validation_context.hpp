@@ -1,20 +1,34 @@
-// What every rule of the validator works with: the module and its analyses, the device profile,
-// the subgroup sizes that can reach each function, and the diagnostics found so far.
+// What every rule of the validator works with: the module and the analyses computed once for it
+// (the type of every value, the definition of every id, the instruction walk with the function and
+// block of each instruction and the entry points and subgroup sizes that reach each function),
+// the device profile, and the diagnostics found so far. Rules read these instead of rebuilding
+// their own maps and walks.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "binary/id_table.hpp"
 #include "builtins/upgrade.hpp"
-#include "xmx/diagnostic.hpp"
 #include "ir/module_info.hpp"
 #include "ir/type_table.hpp"
+#include "xmx/diagnostic.hpp"
 #include "xmx/module.hpp"
 #include "xmx/validator.hpp"
 
 namespace xmx::val {
+
+// One instruction of a function body and where it is.
+struct BodyInstruction {
+  const ir::Function* function;
+  const ir::BasicBlock* block;
+  const ir::Instruction* inst;
+};
 
 class ValidationContext {
  public:
@@ -31,15 +45,43 @@ class ValidationContext {
   // the device). For a function no entry point reaches: --subgroup-size when given, else none.
   const std::vector<uint32_t>& SubgroupSizes(uint32_t function_id) const;
   bool ReachedByEntryPoint(uint32_t function_id) const;
+  // The functions (ids) of the entry points whose call graph reaches `function_id`, in the order
+  // of the module's OpEntryPoints; empty for a function no entry point reaches.
+  std::span<const uint32_t> EntryPointsReaching(uint32_t function_id) const;
+
+  // --- Values ---
+  // The instruction that defines `id` (types, constants, globals, functions, parameters, body
+  // results), or nullptr.
+  const ir::Instruction* Def(uint32_t id) const;
+  // The Result Type id of the value `id`, or 0 when `id` is undefined, a type or has no type.
+  uint32_t ValueTypeId(uint32_t id) const;
+  // The same as a type (nullptr when unknown).
+  const ir::Type* ValueType(uint32_t id) const { return types_.GetType(ValueTypeId(id)); }
+  // The value of `id` when it is an integer constant instruction (a specialization constant at
+  // its default when `allow_spec`), else nullopt.
+  std::optional<uint64_t> ConstantUInt(uint32_t id, bool allow_spec = false) const {
+    return types_.GetConstantUInt(id, allow_spec);
+  }
+
+  // --- The instruction walk ---
+  // Every instruction in a block, in module order, with its function and block.
+  std::span<const BodyInstruction> body() const { return body_; }
+  // The body instructions with opcode `op`, in module order (empty when there is none).
+  std::span<const BodyInstruction> BodyInstructionsWith(spv::Op op) const;
+  // Whether any instruction of the module (any section) has opcode `op`.
+  bool HasOpcode(spv::Op op) const {
+    return opcodes_present_.count(static_cast<uint32_t>(op)) != 0;
+  }
 
   // Calls visit(const ir::Function&, const ir::Instruction&) for every instruction in a block.
   template <typename Visit>
   void ForEachBodyInstruction(Visit&& visit) const {
-    for (const ir::Function& function : module_.functions()) {
-      for (const ir::BasicBlock& block : function.blocks) {
-        for (const ir::Instruction& inst : block.instructions) visit(function, inst);
-      }
-    }
+    for (const BodyInstruction& b : body_) visit(*b.function, *b.inst);
+  }
+  // The same, for the instructions with opcode `op` only.
+  template <typename Visit>
+  void ForEachBodyInstruction(spv::Op op, Visit&& visit) const {
+    for (const BodyInstruction& b : BodyInstructionsWith(op)) visit(*b.function, *b.inst);
   }
 
   void Report(Severity severity, const ir::Instruction* inst, std::string rule,
@@ -65,6 +107,7 @@ class ValidationContext {
   std::string IdName(uint32_t id) const;
 
  private:
+  void IndexInstructions();
   void ComputeSubgroupSizes();
 
   const ir::Module& module_;
@@ -72,8 +115,13 @@ class ValidationContext {
   const device::DeviceProfile* device_;
   ir::TypeTable types_;
   ir::ModuleInfo info_;
-  std::unordered_map<uint32_t, std::vector<uint32_t>> subgroup_sizes_;  // function -> sizes
-  std::unordered_map<uint32_t, bool> reached_;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> subgroup_sizes_;         // function -> sizes
+  std::unordered_map<uint32_t, std::vector<uint32_t>> entry_points_reaching_;  // by function
+  binary::IdTable<const ir::Instruction*> defs_;
+  std::vector<BodyInstruction> body_;
+  // The body instructions of each opcode, in module order.
+  std::unordered_map<uint32_t, std::vector<BodyInstruction>> body_by_opcode_;
+  std::unordered_set<uint32_t> opcodes_present_;
   std::vector<uint32_t> unreached_sizes_;
   std::vector<Diagnostic> diagnostics_;
   bool upgraded_ = false;

@@ -6,6 +6,7 @@
 
 #include "bridge/bridge.hpp"
 #include "builtins/upgrade.hpp"
+#include "common/rule_ids.hpp"
 #include "spirv-tools/libspirv.hpp"
 #include "text/disassembler.hpp"
 #include "val/core_preconditions.hpp"
@@ -67,7 +68,7 @@ void RunCoreValidation(const ir::Module& handed_over, std::span<const uint32_t> 
                                const spv_position_t& position, const char* message) {
     Diagnostic d;
     d.severity = FromSpirvTools(level);
-    d.rule = "core";
+    d.rule = rules::kCore;
     std::string text = message;
     // SPIRV-Tools appends the offending instruction, disassembled from what it saw; ours is
     // added later from the original module.
@@ -120,7 +121,7 @@ ValidationResult Validate(std::span<const uint32_t> words, const ValidatorOption
   Diagnostic error;
   std::optional<ir::Module> module = ir::Module::FromWords(words, &error);
   if (!module) {
-    error.rule = "binary.structure";
+    error.rule = rules::kBinaryStructure;
     diags.push_back(std::move(error));
     result.valid = false;
     return result;
@@ -130,7 +131,7 @@ ValidationResult Validate(std::span<const uint32_t> words, const ValidatorOption
     // Nothing to lift: SPIRV-Tools sees exactly the user's module.
     RunCoreValidation(*module, words, options, nullptr, &diags);
   } else if (std::optional<bridge::LiftedModule> lifted = bridge::Lift(*module, &error); !lifted) {
-    error.rule = "bridge.lift";
+    error.rule = rules::kBridgeLift;
     error.severity = Severity::kWarning;
     error.message += "; core validation by SPIRV-Tools was skipped";
     diags.push_back(std::move(error));

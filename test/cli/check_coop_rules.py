@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """The device-independent cooperative-matrix rules (coop.*) of xmx-val, one invalid module each.
 
-  check_coop_rules.py --xmx-val X --xmx-as A --invalid-dir I --spv-dir D --rules-source S...
+  check_coop_rules.py --xmx-val X --xmx-as A --invalid-dir I --spv-dir D --registry R
 
 Every .spvasm under I names, on a "; rule: ID" line, the rule it must break. It is assembled by
 xmx-as and validated with `xmx-val --format json`: the exit code must be 1 and an error of that
 rule must be reported on an instruction. Every .spv under D (valid modules llc-22 made) must get
 no coop.* diagnostic at all (the per-device coop.device.* rules are not these). Every rule id
-the source files S report (string literals "coop.<...>", coop.device.* aside) must be the rule of
-at least one module under I, so that no rule goes untested.
+of the registry R's `coop` table (source/common/rule_ids.def) must be the rule of at least one
+module under I, so that no rule goes untested.
 """
 import argparse
 import json
@@ -43,14 +43,15 @@ def main():
     ap.add_argument("--xmx-as", required=True)
     ap.add_argument("--invalid-dir", required=True)
     ap.add_argument("--spv-dir", required=True)
-    ap.add_argument("--rules-source", nargs="+", required=True)
+    ap.add_argument("--registry", required=True)
     args = ap.parse_args()
 
     failures = []
     declared = set()
-    for path in args.rules_source:
-        with open(path) as f:
-            declared.update(r for r in re.findall(r'"(coop\.[a-z0-9.-]+)"', f.read()) if ours(r))
+    with open(args.registry) as f:
+        declared.update(re.findall(r'XMX_RULE\(\s*\w+,\s*"(coop\.[a-z0-9.-]+)",\s*coop,', f.read()))
+    if not declared:
+        failures.append("%s lists no rule of the coop table" % args.registry)
 
     covered = set()
     invalid = sorted(f for f in os.listdir(args.invalid_dir) if f.endswith(".spvasm"))

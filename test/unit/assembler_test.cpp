@@ -19,17 +19,29 @@ namespace {
 using spv::Op;
 
 std::vector<uint32_t> Assembled(std::string_view text, AssembleOptions options = {}) {
-  std::vector<uint32_t> words;
-  Diagnostic error;
-  EXPECT_TRUE(Assemble(text, options, &words, &error)) << error.Format();
-  return words;
+  Result<std::vector<uint32_t>> words = Assemble(text, options);
+  EXPECT_TRUE(words.ok()) << (words.ok() ? "" : words.diagnostics()[0].Format());
+  return words.ok() ? *words : std::vector<uint32_t>{};
 }
 
+// The one error of a failed assembly, formatted.
 std::string ErrorOf(std::string_view text, AssembleOptions options = {}) {
+  const Result<std::vector<uint32_t>> words = Assemble(text, options);
+  if (words.ok()) return "(no error)";
+  EXPECT_EQ(words.diagnostics().size(), 1u);
+  return words.diagnostics()[0].Format();
+}
+
+// The verdict-and-pointer form is the Result form's adapter: same words, same error.
+TEST(Assembler, BoolFormAgreesWithResultForm) {
   std::vector<uint32_t> words;
   Diagnostic error;
-  if (Assemble(text, options, &words, &error)) return "(no error)";
-  return error.Format();
+  ASSERT_TRUE(Assemble("OpCapability Kernel\n", {}, &words, &error)) << error.Format();
+  EXPECT_EQ(words, Assembled("OpCapability Kernel\n"));
+  EXPECT_FALSE(Assemble("OpCapability Kernel\nOpNoSuchThing\n", {}, &words, &error));
+  EXPECT_TRUE(words.empty());
+  EXPECT_EQ(error.Format(), ErrorOf("OpCapability Kernel\nOpNoSuchThing\n"));
+  EXPECT_EQ(error.text_position->line, 2u);
 }
 
 // The words of the instruction that starts at word `index` of the module body (after the header).

@@ -215,6 +215,15 @@ TEST(DeviceProfileTest, LoadsProfileFromFile) {
 
   EXPECT_FALSE(LoadProfileFile(path, &diagnostic).has_value());
   EXPECT_EQ(diagnostic.message, path.string() + ": cannot open the device profile");
+  EXPECT_EQ(diagnostic.rule, "device-profile");
+}
+
+TEST(DeviceProfile, BrokenTextCarriesTheProfileRule) {
+  Diagnostic diagnostic;
+  EXPECT_FALSE(LoadProfileText(R"({"name": 3})", "broken.json", &diagnostic).has_value());
+  EXPECT_EQ(diagnostic.rule, "device-profile");
+  EXPECT_EQ(diagnostic.severity, Severity::kError);
+  EXPECT_NE(diagnostic.message.find("broken.json"), std::string::npos) << diagnostic.message;
 }
 
 }  // namespace

@@ -300,3 +300,37 @@ TEST(Parser, ParsesTheWholeCorpus) {
 
 }  // namespace
 }  // namespace xmx::binary
+
+namespace xmx::binary {
+namespace {
+
+// The Result forms: a failure carries exactly one diagnostic, the first structural error.
+TEST(Parser, ResultFormsCarryTheFirstError) {
+  ModuleWords good;
+  good.Inst(Op::OpCapability, {6});
+  Recorder rec;
+  const Status ok = Parse(good.words_, rec);
+  EXPECT_TRUE(ok.ok());
+  EXPECT_TRUE(ok.diagnostics().empty());
+
+  std::vector<uint32_t> truncated = good.words_;
+  truncated.pop_back();  // OpCapability's word count now runs past the end
+  const Status bad = Parse(truncated, rec);
+  ASSERT_FALSE(bad.ok());
+  ASSERT_EQ(bad.diagnostics().size(), 1u);
+  EXPECT_EQ(bad.diagnostics()[0].severity, Severity::kError);
+  EXPECT_EQ(bad.diagnostics()[0].word_offset, 5u) << bad.diagnostics()[0].message;
+
+  const Result<std::vector<uint32_t>> words =
+      BytesToWords(std::vector<uint8_t>{0x03, 0x02, 0x23, 0x07, 9, 0, 0, 0});
+  ASSERT_TRUE(words.ok());
+  EXPECT_EQ(*words, (std::vector<uint32_t>{kMagic, 9}));
+  const Result<std::vector<uint32_t>> magic = BytesToWords(std::vector<uint8_t>{1, 2, 3, 4});
+  ASSERT_FALSE(magic.ok());
+  ASSERT_EQ(magic.diagnostics().size(), 1u);
+  EXPECT_NE(magic.diagnostics()[0].message.find("magic number 0x04030201"), std::string::npos)
+      << magic.diagnostics()[0].message;
+}
+
+}  // namespace
+}  // namespace xmx::binary

@@ -323,6 +323,10 @@ TEST(ValSubgroups, EightBitGroupOpsNeedSubgroupScope) {
   // Not a constant.
   const ValidationResult v = RunOn("%a = OpGroupBroadcast %uchar %x32 %x8 %c1\n");
   EXPECT_TRUE(HasRule(v, "subgroups.group8.scope", Severity::kError)) << Dump(v);
+  // The 16-bit row (cl_intel_subgroups_short) has its own id.
+  const ValidationResult s = RunOn("%a = OpGroupIAdd %ushort %wg Reduce %x16\n");
+  EXPECT_TRUE(HasRule(s, "subgroups.group16.scope", Severity::kError)) << Dump(s);
+  EXPECT_FALSE(HasRule(s, "subgroups.group8.scope", Severity::kError)) << Dump(s);
   // 32-bit group ops are left to the core rules.
   const ValidationResult w = RunOn("%a = OpGroupIAdd %uint %wg Reduce %x32\n");
   EXPECT_FALSE(HasFamily(w, Severity::kError)) << Dump(w);

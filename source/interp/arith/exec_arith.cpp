@@ -2,6 +2,7 @@
 #include <bit>
 #include <cmath>
 
+#include "common/rule_ids.hpp"
 #include "interp/arith/arith_ops.hpp"
 #include "interp/load/loader.hpp"
 #include "interp/run/exec_elementwise.hpp"
@@ -78,9 +79,9 @@ const Instr* ExecDivide(Subgroup& sg, const Instr* in) {
           const std::string dividend =
               is_signed ? std::to_string(int64_t(S(a[i]))) : std::to_string(uint64_t(a[i]));
           const bool stop =
-              b[i] == 0 ? ReportAt(sg, in, lane, "arith.division-by-zero",
+              b[i] == 0 ? ReportAt(sg, in, lane, rules::kArithDivisionByZero,
                                    "integer division of " + dividend + " by zero")
-                        : ReportAt(sg, in, lane, "arith.division-overflow",
+                        : ReportAt(sg, in, lane, rules::kArithDivisionOverflow,
                                    "signed division of " + dividend +
                                        " by -1 overflows (the quotient is not representable)");
           if (stop) return StopSubgroup(sg);

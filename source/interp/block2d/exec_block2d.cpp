@@ -2,6 +2,7 @@
 // load time from the constant operands); here the operands are checked for uniformity and the
 // A.3 restrictions, and the payload moves between the block and each invocation's private
 // memory.
+#include "common/rule_ids.hpp"
 #include "interp/block2d/block2d.hpp"
 #include "interp/load/loader.hpp"
 #include "interp/run/exec_support.hpp"
@@ -48,7 +49,7 @@ const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
   surface.y = LaneSInt(sg, d.coord + d.coord_component_bytes, d.coord_component_bytes, 0);
   if (a == nullptr) {
     if (sg.group->checking() &&
-        ReportAt(sg, in, 0, base == 0 ? "memory.null" : "memory.invalid-pointer",
+        ReportAt(sg, in, 0, base == 0 ? rules::kMemoryNull : rules::kMemoryInvalidPointer,
                  "2D block base pointer " + HexPointer(base) + " points to no allocation")) {
       return StopSubgroup(sg);
     }
@@ -56,7 +57,7 @@ const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
   }
   if (sg.group->checking()) {
     if (std::optional<std::string> problem = CheckBlock2d(d.layout, surface)) {
-      if (ReportAt(sg, in, 0, "block2d.restriction", *problem)) return StopSubgroup(sg);
+      if (ReportAt(sg, in, 0, rules::kBlock2dRestriction, *problem)) return StopSubgroup(sg);
     }
   }
   if (op == Block2dOp::kPrefetch) return in + 1;

@@ -5,6 +5,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "common/rule_ids.hpp"
 #include "interp/load/loader.hpp"
 #include "interp/run/exec_shared.hpp"
 #include "interp/run/exec_support.hpp"
@@ -189,8 +190,9 @@ const Instr* ExecReturnValue(Subgroup& sg, const Instr* in) {
 }
 
 const Instr* ExecUnreachable(Subgroup& sg, const Instr* in) {
-  if (sg.group->checking() && ReportAt(sg, in, static_cast<uint32_t>(std::countr_zero(sg.mask)),
-                                       "control.unreachable", "the kernel reached OpUnreachable")) {
+  if (sg.group->checking() &&
+      ReportAt(sg, in, static_cast<uint32_t>(std::countr_zero(sg.mask)), rules::kControlUnreachable,
+               "the kernel reached OpUnreachable")) {
     return StopSubgroup(sg);
   }
   return Arrive(sg, kExit);
@@ -203,7 +205,7 @@ const Instr* ExecCall(Subgroup& sg, const Instr* in) {
       {in + 1, in->result, call.return_size, static_cast<uint32_t>(sg.stack.size())});
   sg.stack.push_back({call.entry, nullptr, sg.mask});
   if (sg.frames.size() > 256) {
-    ReportSubgroup(sg, in, "control.call-depth", "calls nest deeper than 256 (recursion?)");
+    ReportSubgroup(sg, in, rules::kControlCallDepth, "calls nest deeper than 256 (recursion?)");
     return StopSubgroup(sg);
   }
   return call.entry;
@@ -214,7 +216,7 @@ const Instr* ExecWorkgroupBarrier(Subgroup& sg, const Instr* in) {
     char text[64];
     std::snprintf(text, sizeof(text), "0x%llx of 0x%llx", static_cast<unsigned long long>(sg.mask),
                   static_cast<unsigned long long>(sg.live_mask));
-    if (ReportSubgroup(sg, in, "barrier.divergent",
+    if (ReportSubgroup(sg, in, rules::kBarrierDivergent,
                        std::string("work-group barrier reached by part of subgroup ") +
                            std::to_string(sg.id) + " only (lanes " + text + ")")) {
       return StopSubgroup(sg);
@@ -230,7 +232,7 @@ const Instr* ExecWorkgroupBarrier(Subgroup& sg, const Instr* in) {
 
 const Instr* ExecSubgroupBarrier(Subgroup& sg, const Instr* in) {
   if (sg.mask != sg.live_mask && sg.group->checking()) {
-    if (ReportSubgroup(sg, in, "barrier.divergent",
+    if (ReportSubgroup(sg, in, rules::kBarrierDivergent,
                        "subgroup barrier reached by part of subgroup " + std::to_string(sg.id))) {
       return StopSubgroup(sg);
     }

@@ -8,6 +8,7 @@
 // matrix variable and phis are the vector handlers of the other families, on the slice.
 #include <cstring>
 
+#include "common/rule_ids.hpp"
 #include "interp/coop/coop_support.hpp"
 #include "interp/load/load_checks.hpp"
 #include "interp/load/loader.hpp"
@@ -92,7 +93,7 @@ const Instr* ExecGetElementCoord(Subgroup& sg, const Instr* in) {
     if (index >= layout.length()) {
       out[0] = out[1] = 0;
       if (sg.group->checking()) {
-        stop = ReportAt(sg, in, lane, "coop.element-index",
+        stop = ReportAt(sg, in, lane, rules::kCoopElementIndex,
                         "element index " + std::to_string(index) +
                             " is not an element of the invocation's slice (length " +
                             std::to_string(layout.length()) + ")");

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/rule_ids.hpp"
 #include "interp/coop/coop_support.hpp"
 #include "interp/load/load_checks.hpp"
 #include "interp/load/loader.hpp"
@@ -158,7 +159,7 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
   const bool representable = low > -kFarthest && high < kFarthest;
   if (!representable) {
     if (sg.group->checking() &&
-        ReportAt(sg, in, 0, "memory.out-of-bounds",
+        ReportAt(sg, in, 0, rules::kMemoryOutOfBounds,
                  "the matrix spans more than 2^56 elements from Pointer " + HexPointer(pointer) +
                      " (Stride " + std::to_string(stride) + "), beyond any allocation")) {
       return StopSubgroup(sg);

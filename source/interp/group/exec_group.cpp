@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/rule_ids.hpp"
 #include "interp/group/group_combine.hpp"
 #include "interp/load/loader.hpp"
 #include "interp/run/exec_elementwise.hpp"
@@ -76,7 +77,7 @@ const Instr* ExecGroupBroadcast(Subgroup& sg, const Instr* in) {
     const uint64_t id = LaneUInt(sg, in->op[1], in->count, first);
     if (id >= sg.lanes || ((sg.mask >> id) & 1) == 0) {
       // An undefined value (DECISIONS.md 16): all bits zero, a warning about the first lane.
-      WarnUndefinedValue(sg, in, first, kUndefinedSourceRule, [&] {
+      WarnUndefinedValue(sg, in, first, rules::kValueUndefinedSource, [&] {
         return "broadcast from invocation " + std::to_string(id) +
                (id >= sg.lanes ? ", which does not exist" : ", which did not execute it") +
                ": an undefined value, all bits zero";
@@ -121,7 +122,7 @@ const Instr* ExecNonUniformShuffle(Subgroup& sg, const Instr* in) {
     uint8_t* dst = sg.regs + in->result + lane * size;
     if (source < 0 || source >= sg.lanes || ((sg.mask >> source) & 1) == 0) {
       std::memset(dst, 0, size);  // the undefined value's pattern: all bits zero
-      WarnUndefinedValue(sg, in, lane, kUndefinedSourceRule, [&] {
+      WarnUndefinedValue(sg, in, lane, rules::kValueUndefinedSource, [&] {
         return "shuffle reads invocation " + std::to_string(source) +
                (source < 0 || source >= sg.lanes ? ", which does not exist"
                                                  : ", which did not execute it") +
@@ -146,7 +147,7 @@ const Instr* ExecWorkgroupCollective(Subgroup& sg, const Instr* in) {
   const uint32_t result_bytes = in->aux == 0 ? value_bytes : in->aux == 3 ? value_bytes : 1;
   if (!sg.collective_arrived) {
     if (sg.mask != sg.live_mask && g.checking()) {
-      if (ReportSubgroup(sg, in, "barrier.divergent",
+      if (ReportSubgroup(sg, in, rules::kBarrierDivergent,
                          "work-group collective reached by part of subgroup " +
                              std::to_string(sg.id) + " only")) {
         return StopSubgroup(sg);
@@ -200,7 +201,7 @@ const Instr* ExecWorkgroupCollective(Subgroup& sg, const Instr* in) {
       const LaunchGeometry& geo = g.launch->geometry;
       const uint64_t linear = id[0] + geo.local[0] * (id[1] + geo.local[1] * id[2]);
       if (linear >= g.items) {
-        if (g.checking() && ReportAt(sg, in, first, "subgroup.non-uniform",
+        if (g.checking() && ReportAt(sg, in, first, rules::kSubgroupNonUniform,
                                      "work-group broadcast from local id " +
                                          std::to_string(linear) + ", outside the work-group")) {
           return StopSubgroup(sg);

@@ -14,6 +14,7 @@
 // (memory.read-only).
 #include <algorithm>
 
+#include "common/rule_ids.hpp"
 #include "interp/load/loader.hpp"
 #include "interp/run/exec_support.hpp"
 
@@ -40,7 +41,7 @@ const Instr* ExecImageBlock(Subgroup& sg, const Instr* in) {
   const Allocation* a = sg.group->allocations->Find(PointerAllocation(handle));
   if (a == nullptr || a->image_rows == 0) {
     if (sg.group->checking() &&
-        ReportAt(sg, in, 0, "memory.invalid-pointer",
+        ReportAt(sg, in, 0, rules::kMemoryInvalidPointer,
                  "image operand " + HexPointer(handle) + " is not an image argument")) {
       return StopSubgroup(sg);
     }
@@ -50,20 +51,20 @@ const Instr* ExecImageBlock(Subgroup& sg, const Instr* in) {
   const int64_t y = LaneSInt(sg, in->op[1] + coord_bytes, coord_bytes, 0);
   if (sg.group->checking()) {
     if (a->image_texel_bytes > 4 &&
-        ReportAt(sg, in, 0, "image.texel-size",
+        ReportAt(sg, in, 0, rules::kImageTexelSize,
                  std::string(name) + " on an image of " + std::to_string(a->image_texel_bytes) +
                      "-byte texels: bounds are checked in 4-byte units, so only texels of at "
                      "most 4 bytes are defined")) {
       return StopSubgroup(sg);
     }
     if (kWrite && x % 4 != 0 &&
-        ReportAt(sg, in, 0, "image.misaligned-write",
+        ReportAt(sg, in, 0, rules::kImageMisalignedWrite,
                  "image block write at byte column " + std::to_string(x) +
                      ", which is not a multiple of 4")) {
       return StopSubgroup(sg);
     }
     if (kWrite && a->read_only &&
-        ReportAt(sg, in, 0, "memory.read-only",
+        ReportAt(sg, in, 0, rules::kMemoryReadOnly,
                  "image block write to " + DescribeAllocation(*a) + ", declared read_only")) {
       return StopSubgroup(sg);
     }

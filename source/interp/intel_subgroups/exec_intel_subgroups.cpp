@@ -2,6 +2,7 @@
 // invocations' values (an inactive or out-of-range source gives an undefined value: all bits
 // zero, and a warning that never stops the run, DECISIONS.md 16),
 // and buffer block reads/writes, which need the whole subgroup and a uniform pointer.
+#include "common/rule_ids.hpp"
 #include "interp/load/loader.hpp"
 #include "interp/run/exec_support.hpp"
 
@@ -58,7 +59,7 @@ const Instr* ExecIntelShuffle(Subgroup& sg, const Instr* in) {
     uint8_t* dst = sg.regs + in->result + lane * size;
     if (source < 0 || source >= lanes || ((sg.mask >> source) & 1) == 0) {
       std::memset(dst, 0, size);  // the undefined value's pattern: all bits zero
-      WarnUndefinedValue(sg, in, lane, kUndefinedSourceRule, [&] {
+      WarnUndefinedValue(sg, in, lane, rules::kValueUndefinedSource, [&] {
         return "shuffle reads invocation " +
                (source == INT64_MAX || source >= lanes || source < 0
                     ? std::string("out of range (operand ") + std::to_string(operand) + ")"
@@ -85,7 +86,7 @@ const Instr* ExecBlockIO(Subgroup& sg, const Instr* in) {
   const uint64_t base = sg.reg<uint64_t>(in->op[0])[0];
   bool stop = false;
   if (PointerOffset(base) % in->aux != 0 && sg.group->checking()) {
-    if (ReportAt(sg, in, 0, "subgroup.block-alignment",
+    if (ReportAt(sg, in, 0, rules::kSubgroupBlockAlignment,
                  std::string("block ") + (kWrite ? "write" : "read") + " pointer at offset " +
                      std::to_string(PointerOffset(base)) + " is not " + std::to_string(in->aux) +
                      "-byte aligned")) {

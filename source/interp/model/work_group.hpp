@@ -95,8 +95,6 @@ bool ReportAt(Subgroup& sg, const Instr* in, uint32_t lane, const char* rule, st
 // --check mode, which never stops the run; `message` is called only when the warning is kept.
 void WarnUndefinedValue(Subgroup& sg, const Instr* in, uint32_t lane, const char* rule,
                         const std::function<std::string()>& message);
-// A shuffle or broadcast that reads an invocation which did not execute it or does not exist.
-inline constexpr char kUndefinedSourceRule[] = "value.undefined-source";
 // The same about the whole subgroup (no single work-item).
 bool ReportSubgroup(Subgroup& sg, const Instr* in, const char* rule, std::string message);
 

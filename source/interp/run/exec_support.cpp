@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "common/rule_ids.hpp"
+
 namespace xmx::interp {
 
 std::string DescribeAllocation(const Allocation& a) {
@@ -27,28 +29,28 @@ uint8_t* ReportBadAccess(Subgroup& sg, const Instr* in, uint32_t lane, uint64_t 
   std::string message;
   const char* rule;
   if (pointer == 0) {
-    rule = "memory.null";
+    rule = rules::kMemoryNull;
     message = std::string(verb) + " of " + std::to_string(bytes) + " bytes through a null pointer";
   } else if (a == nullptr) {
-    rule = "memory.invalid-pointer";
+    rule = rules::kMemoryInvalidPointer;
     message = std::string(verb) + " of " + std::to_string(bytes) +
               " bytes through a pointer to no allocation " + HexPointer(pointer);
   } else if (offset == kOffsetMask) {
-    rule = "memory.out-of-bounds";
+    rule = rules::kMemoryOutOfBounds;
     message = std::string(verb) + " of " + std::to_string(bytes) +
               " bytes through a pointer moved outside " + DescribeAllocation(*a) +
               " (before its start or beyond 2^40 bytes)";
   } else if (offset > a->size || bytes > a->size - offset) {
-    rule = "memory.out-of-bounds";
+    rule = rules::kMemoryOutOfBounds;
     message = std::string(verb) + " of " + std::to_string(bytes) + " bytes at offset " +
               std::to_string(offset) + " is outside " + DescribeAllocation(*a);
   } else if (alignment > 1 && offset % alignment != 0) {
-    rule = "memory.misaligned";
+    rule = rules::kMemoryMisaligned;
     message = std::string(verb) + " of " + std::to_string(bytes) + " bytes at offset " +
               std::to_string(offset) + " of " + DescribeAllocation(*a) + " is not aligned to " +
               std::to_string(alignment) + " bytes";
   } else {
-    rule = "memory.read-only";
+    rule = rules::kMemoryReadOnly;
     message = std::string(verb) + " to read-only " + DescribeAllocation(*a);
   }
   *stop = ReportAt(sg, in, lane, rule, std::move(message));
@@ -67,7 +69,7 @@ bool RecordLocalAccess(Subgroup& sg, const Instr* in, uint32_t lane, const Alloc
   sg.group->LocalId(c->other_item, other);
   const std::string other_text = "local work-item (" + std::to_string(other[0]) + "," +
                                  std::to_string(other[1]) + "," + std::to_string(other[2]) + ")";
-  *stop = ReportAt(sg, in, lane, "memory.local-race",
+  *stop = ReportAt(sg, in, lane, rules::kMemoryLocalRace,
                    std::string(write ? "write" : "read") + " of byte " +
                        std::to_string(c->offset - base) + " of " + DescribeAllocation(a) +
                        " races with " + (c->other_was_write ? "a write" : "a read") + " by " +
@@ -92,7 +94,7 @@ bool RequireWholeSubgroup(Subgroup& sg, const Instr* in, const char* what) {
                std::to_string(std::popcount(sg.live_mask)) + " of " + std::to_string(sg.lanes) +
                " work-items)";
   }
-  return ReportSubgroup(sg, in, "subgroup.not-whole", std::move(message));
+  return ReportSubgroup(sg, in, rules::kSubgroupNotWhole, std::move(message));
 }
 
 bool RequireUniform(Subgroup& sg, const Instr* in, uint32_t slot, uint32_t bytes,
@@ -109,7 +111,7 @@ bool RequireUniform(Subgroup& sg, const Instr* in, uint32_t slot, uint32_t bytes
                   static_cast<unsigned long long>(v));
     return std::string(text);
   };
-  return ReportAt(sg, in, lane, "subgroup.non-uniform",
+  return ReportAt(sg, in, lane, rules::kSubgroupNonUniform,
                   std::string(operand) + " must be the same in every invocation, but lane " +
                       std::to_string(first) + " has " + value(first) + " and lane " +
                       std::to_string(lane) + " has " + value(lane));

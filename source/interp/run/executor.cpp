@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "common/rule_ids.hpp"
 #include "interp/run/launch_memory.hpp"
 #include "interp/run/local_race_shadow.hpp"
 #include "xmx/interpreter.hpp"
@@ -412,7 +413,7 @@ void Worker::Schedule(uint32_t count) {
         if (first_waiting == nullptr) {
           first_waiting = &sg;
         } else if (sg.barrier_at != first_waiting->barrier_at && group_.checking()) {
-          if (ReportSubgroup(sg, sg.barrier_at, "barrier.divergent",
+          if (ReportSubgroup(sg, sg.barrier_at, rules::kBarrierDivergent,
                              "subgroup " + std::to_string(sg.id) +
                                  " waits at a different barrier than subgroup " +
                                  std::to_string(first_waiting->id) + " (instruction " +
@@ -425,7 +426,7 @@ void Worker::Schedule(uint32_t count) {
         for (uint32_t s = 0; s < count; ++s) {
           if (subgroups_[s].state != SubgroupState::kDone) continue;
           ReportSubgroup(const_cast<Subgroup&>(*first_waiting), first_waiting->barrier_at,
-                         "barrier.divergent",
+                         rules::kBarrierDivergent,
                          "subgroup " + std::to_string(s) +
                              " finished the kernel while other subgroups of its work-group "
                              "wait at this barrier");
@@ -460,7 +461,7 @@ void Worker::Schedule(uint32_t count) {
         if (sg.state == SubgroupState::kAtPairBarrier || sg.state == SubgroupState::kAtBarrier) {
           if (group_.checking())
             ReportSubgroup(
-                sg, sg.barrier_at, "barrier.deadlock",
+                sg, sg.barrier_at, rules::kBarrierDeadlock,
                 "subgroup " + std::to_string(sg.id) + " waits for subgroups that can never arrive");
           sg.state = SubgroupState::kDone;
           break;
