@@ -10,6 +10,13 @@ usage:
       taking =DEVICE gets the run's device, else pvc); --pass adds one installed pass or recipe
       (FLAGS split on spaces). Prints per pass the outcomes and the executed instructions
       before and after on the modules it changed. Exit 1 if any case failed.
+  check_opt_passes.py --case XMX_OPT XMX_VAL XMX_RUN WORKDIR MODULE FLAG... [--expect TEXT]
+                      [--expect-changed] -- XMX_RUN_ARGS...
+      One module: xmx-opt FLAG... must keep what it computes (XMX_RUN_ARGS name the launch and
+      its --dump INDEX=NAME), say TEXT on standard error, and (--expect-changed) change it.
+  check_opt_passes.py --help-flags XMX_OPT MODULE WORKDIR
+      Every pass flag `xmx-opt --help` lists (placeholders filled in) is accepted: xmx-opt exits
+      0 or 1 on MODULE, never 2 (usage) nor by a signal.
   check_opt_passes.py --same-as-spirv-opt XMX_OPT SPIRV_OPT WORKDIR FLAG
       On every core-only corpus module spirv-opt FLAG accepts, xmx-opt FLAG writes the same bytes
       unless it said it skipped a pass (-O and -Os run as their passes one by one in xmx-opt, so
@@ -110,8 +117,10 @@ def check_passes(argv):
             if not fnmatch.fnmatch(name, only):
                 continue
             pass_flags = [concrete(f, args) for f in flags.split()]
-            outcome, baselines[name] = opt_harness.check(
+            outcome, baseline = opt_harness.check(
                 tools, pass_flags, module, args, dumps, work / name, baselines.get(name))
+            if baseline is not None:
+                baselines[name] = baseline
             counts[outcome.status] = counts.get(outcome.status, 0) + 1
             if outcome.status == "same" and outcome.before is not None:
                 before += outcome.before
@@ -150,9 +159,65 @@ def same_as_spirv_opt(argv):
     sys.exit(1 if differ or compared < 20 else 0)
 
 
+def one_case(argv):
+    if "--" not in argv or len(argv) < 6:
+        sys.exit(__doc__)
+    split = argv.index("--")
+    (xmx_opt, xmx_val, xmx_run, work, module), options = argv[:5], argv[5:split]
+    args, dumps = opt_harness.split_dumps(argv[split + 1:])
+    flags, expect, changed = [], [], False
+    while options:
+        option = options.pop(0)
+        if option == "--expect":
+            expect.append(options.pop(0))
+        elif option == "--expect-changed":
+            changed = True
+        else:
+            flags.append(option)
+    tools = {"xmx-opt": xmx_opt, "xmx-val": xmx_val, "xmx-run": xmx_run}
+    outcome, _ = opt_harness.check(tools, flags, module, args, list(dumps), work)
+    problems = []
+    if outcome.status not in ("same", "unchanged"):
+        problems.append("%s: %s" % (outcome.status, outcome.detail))
+    elif changed and outcome.status != "same":
+        problems.append("xmx-opt %s did not change the module" % " ".join(flags))
+    problems += ["xmx-opt did not say %r (it said: %s)" % (text, outcome.said)
+                 for text in expect if text not in outcome.said]
+    print("%s: %s, executed instructions %s -> %s" % (" ".join(flags), outcome.status,
+                                                     outcome.before, outcome.after))
+    sys.exit("; ".join(problems) if problems else 0)
+
+
+def help_flags(argv):
+    xmx_opt, module, work = argv
+    work = pathlib.Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    text = subprocess.run([xmx_opt, "--help"], capture_output=True, text=True).stdout
+    installed = text.split("The installed SPIRV-Tools' passes", 1)[1].splitlines()[1:]
+    flags = ["-O", "-Os"] + our_passes(xmx_opt) + [line.strip() for line in installed
+                                                   if line.startswith("  --")]
+    bad = []
+    for flag in flags:
+        concrete = flag.split("[")[0].replace("=<n>", "=2").replace("=DEVICE", "=pvc")
+        concrete = concrete.replace("=<set>:<binding>", "=0:0").replace("=<spec", "=1:2")
+        concrete = concrete.split(" ")[0]
+        proc = subprocess.run([xmx_opt, concrete, module, "-o", str(work / "out.spv")],
+                              capture_output=True, text=True, timeout=120)
+        if proc.returncode not in (0, 1):
+            bad.append("%s: exit %d %s" % (concrete, proc.returncode, proc.stderr.strip()))
+    print("%d pass flags tried" % len(flags))
+    if len(flags) < 60:
+        bad.append("only %d pass flags listed" % len(flags))
+    sys.exit("\n".join(bad) if bad else 0)
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "--same-as-spirv-opt":
         same_as_spirv_opt(sys.argv[2:])
+    elif sys.argv[1:2] == ["--case"]:
+        one_case(sys.argv[2:])
+    elif len(sys.argv) == 5 and sys.argv[1] == "--help-flags":
+        help_flags(sys.argv[2:])
     elif len(sys.argv) >= 5 and not sys.argv[1].startswith("--"):
         check_passes(sys.argv[1:])
     else:

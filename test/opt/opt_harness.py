@@ -4,7 +4,7 @@ The module is run by xmx-run as it is and after xmx-opt PASS; the optimized modu
 xmx-val and every buffer xmx-run dumps must be byte-identical to the original's (exact float
 model of the matrix instruction, the default). A pass the installed SPIRV-Tools cannot run safely
 on the module is refused by xmx-opt (exit 1, "refused" in its message): counted, not a failure.
-A module xmx-opt leaves unchanged needs no run. Used by check_opt_passes.py (corpus modules with
+A module xmx-opt leaves unchanged needs no run (nor does its original). Used by check_opt_passes.py (corpus modules with
 run descriptions) and opt_run_wrapper.py (the row modules' own checks).
 """
 import pathlib
@@ -15,9 +15,10 @@ TIMEOUT = 300
 
 
 class Outcome:
-    def __init__(self, status, detail="", before=None, after=None):
+    def __init__(self, status, detail="", before=None, after=None, said=""):
         self.status = status  # "same", "unchanged", "refused", "skipped", "failed"
         self.detail = detail
+        self.said = said  # what xmx-opt printed (warnings)
         self.before = before  # executed instructions (xmx-run --stats)
         self.after = after
 
@@ -59,8 +60,9 @@ def run(cmd):
     return proc
 
 
-def instructions(stdout):
-    found = re.search(rb"^instructions: (\d+)$", stdout, re.M)
+def instructions(proc):
+    """Executed instructions, from xmx-run --stats (on standard error)."""
+    found = re.search(rb"^instructions: (\d+)$", proc.stderr or b"", re.M)
     return int(found.group(1)) if found else None
 
 
@@ -84,16 +86,17 @@ def launch(xmx_run, module, args, dumps, out_dir):
 def check(tools, pass_flags, module, args, dumps, work, baseline=None):
     """tools: dict with xmx-opt, xmx-val, xmx-run paths. args: xmx-run arguments without the
     module and without --dump; dumps: {index: anything}. baseline: a cached (instructions,
-    dumps) of the original module, or None to compute it."""
+    dumps) of the original module, or None to compute it when needed. Returns the outcome and
+    the baseline (None when no run was needed)."""
     work = pathlib.Path(work)
     work.mkdir(parents=True, exist_ok=True)
     device = device_of(args)
-    if baseline is None:
+
+    def original():
         proc, base = launch(tools["xmx-run"], module, args, dumps, work / "before")
         if base is None:
-            why = "timeout" if proc is None else tail(proc)
-            return Outcome("skipped", "the original module does not run: " + why), None
-        baseline = (instructions(proc.stdout), base)
+            return None, "timeout" if proc is None else tail(proc)
+        return (instructions(proc), base), ""
 
     optimized = work / "optimized.spv"
     cmd = [tools["xmx-opt"]] + pass_flags + [str(module), "-o", str(optimized)]
@@ -102,14 +105,22 @@ def check(tools, pass_flags, module, args, dumps, work, baseline=None):
     proc = run(cmd)
     if proc is None:
         return Outcome("failed", "xmx-opt timed out: " + " ".join(cmd)), baseline
+    said = (proc.stderr or b"").decode("utf-8", "replace")
     if proc.returncode != 0:
-        message = (proc.stderr or b"").decode("utf-8", "replace")
-        if proc.returncode == 1 and " refused: " in message:
-            return Outcome("refused", message.strip().splitlines()[0]), baseline
+        if proc.returncode == 1 and " refused: " in said:
+            return Outcome("refused", said.strip().splitlines()[0]), baseline
+        if baseline is None:
+            baseline, why = original()
+            if baseline is None:  # an invalid input, which xmx-opt rightly rejects too
+                return Outcome("skipped", "the original module does not run: " + why), None
         return Outcome("failed", "xmx-opt exit %d: %s" % (proc.returncode, tail(proc))), baseline
     if optimized.read_bytes() == pathlib.Path(module).read_bytes():
-        return Outcome("unchanged", before=baseline[0], after=baseline[0]), baseline
+        return Outcome("unchanged", said=said), baseline
 
+    if baseline is None:
+        baseline, why = original()
+        if baseline is None:
+            return Outcome("skipped", "the original module does not run: " + why), None
     val = [tools["xmx-val"]] + (["--device", device] if device else []) + [str(optimized)]
     proc = run(val)
     if proc is None or proc.returncode != 0:
@@ -124,5 +135,5 @@ def check(tools, pass_flags, module, args, dumps, work, baseline=None):
             first = next((k for k in range(min(len(data), len(after[index])))
                           if data[k] != after[index][k]), min(len(data), len(after[index])))
             return Outcome("failed", "dump of argument %s differs at byte %d" % (index, first),
-                           baseline[0], instructions(proc.stdout)), baseline
-    return Outcome("same", before=baseline[0], after=instructions(proc.stdout)), baseline
+                           baseline[0], instructions(proc)), baseline
+    return Outcome("same", before=baseline[0], after=instructions(proc), said=said), baseline
