@@ -37,10 +37,6 @@ std::pair<std::string, std::optional<std::string>> SplitFlag(std::string_view fl
   return {std::string(flag.substr(0, equals)), std::string(flag.substr(equals + 1))};
 }
 
-bool IsMacro(std::string_view flag) {
-  return flag == "-O" || flag == "-Os" || flag.rfind("-Oconfig=", 0) == 0;
-}
-
 struct Parser {
   std::vector<PassStep> steps;
   std::vector<Diagnostic> errors;
@@ -279,13 +275,6 @@ std::vector<std::string> AsFlags(const std::vector<std::string>& names) {
 }
 
 }  // namespace
-
-bool IsPassFlag(std::string_view arg) {
-  if (IsMacro(arg)) return true;
-  if (arg.rfind("--", 0) != 0) return false;
-  if (FindOurPass(SplitFlag(arg).first)) return true;
-  return IsInstalledPassFlag(std::string(arg), nullptr);
-}
 
 std::vector<std::string> PerformancePassFlags() { return AsFlags(InstalledPassNames("-O")); }
 std::vector<std::string> SizePassFlags() { return AsFlags(InstalledPassNames("-Os")); }

@@ -71,9 +71,8 @@ def cases():
             # A pattern with a directory is relative to the repository, else to the corpus.
             where = TEST_DIR.parent if "/" in pattern else CORPUS
             for module in sorted(where.glob(pattern)):
-                stem = module.name[:-len(".spv")]
-                build = stem.split(".", 1)[1] if "." in stem else stem
-                found.append(("%s.%s" % (path.stem, build), module,
+                # Named by run and module: one run file may serve several sources.
+                found.append(("%s.%s" % (path.stem, module.name[:-len(".spv")]), module,
                               launch_args(run, path.parent), list(run["dump"])))
     return found
 
