@@ -22,7 +22,7 @@ Diagnostic Error(std::string message, const ir::Instruction* inst = nullptr) {
   Diagnostic d;
   d.severity = Severity::kError;
   d.rule = "opt.lower-cooperative-matrix";
-  d.message = "--lower-cooperative-matrix: " + std::move(message);
+  d.message = std::move(message);
   if (inst && inst->source_index() != ir::Instruction::kNotFromBinary) {
     d.instruction_index = inst->source_index();
     d.word_offset = inst->source_word_offset();

@@ -1,0 +1,47 @@
+# xmx-opt --lower-cooperative-matrix (issue 12), proven by execution on the acceptance modules of
+# test/coop/accept_spv (test/opt/lower_coop/check_lower_coop.py): each module is lowered for the
+# devices of its table family (SIMD16 modules for pvc and bmg, SIMD8 ones for dg2, which has no 2D
+# block IO), and the output must be valid there, hold no cooperative matrix, and give dumps
+# byte-identical to the input module's (both --mma-fp models for float GEMMs) that also match the
+# host models of check_coop_accept.py. The GEMMs on pvc and bmg must use 2D block IO.
+#   opt.lower_coop.<module>.<device>     the proof above
+#   opt.lower_coop.refuse.<what>         failures: exit 1 with the reason, nothing written
+set(xmx_lower_dir ${CMAKE_SOURCE_DIR}/test/coop/accept_spv)
+set(xmx_lower_check ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/opt/lower_coop/check_lower_coop.py)
+set(xmx_lower_work ${CMAKE_CURRENT_BINARY_DIR}/opt_lower_coop)
+file(GLOB xmx_lower_modules CONFIGURE_DEPENDS ${xmx_lower_dir}/*.spv)
+
+foreach(module ${xmx_lower_modules})
+  get_filename_component(stem ${module} NAME_WLE)
+  set(devices pvc bmg)
+  set(block2d "")
+  if(stem MATCHES "_sg8")
+    set(devices dg2)
+  elseif(stem MATCHES "^row_")
+    set(devices pvc)  # one tile each, a 16-column surface: too narrow for 2D block IO
+  elseif(stem MATCHES "^gemm_")
+    set(block2d --expect-block2d)
+  endif()
+  foreach(device ${devices})
+    add_test(NAME opt.lower_coop.${stem}.${device}
+             COMMAND ${xmx_lower_check} accept $<TARGET_FILE:xmx-opt> $<TARGET_FILE:xmx-val>
+                     $<TARGET_FILE:xmx-run> ${module} ${xmx_lower_dir}/manifest.json ${device}
+                     ${xmx_lower_work}/${stem}.${device} ${block2d})
+  endforeach()
+endforeach()
+
+# No device: the module's native shapes and 2D block IO depend on one.
+add_test(NAME opt.lower_coop.refuse.no_device
+         COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
+                 ${xmx_lower_dir}/gemm_bf16_khr.llc22.O2.spv ${xmx_lower_work}/refuse
+                 "no device was given" --lower-cooperative-matrix)
+# A combination the device's cooperative_matrix table does not list (SIMD8 shapes on pvc).
+add_test(NAME opt.lower_coop.refuse.combination
+         COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
+                 ${xmx_lower_dir}/gemm_int8_sg8.llc22.O2.spv ${xmx_lower_work}/refuse
+                 "is not supported for A" --lower-cooperative-matrix=pvc)
+# A device without matrix hardware tables.
+add_test(NAME opt.lower_coop.refuse.no_table
+         COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
+                 ${xmx_lower_dir}/gemm_bf16_khr.llc22.O2.spv ${xmx_lower_work}/refuse
+                 "has no matrix_mad or cooperative_matrix table" --lower-cooperative-matrix=spec)
