@@ -36,27 +36,51 @@ std::string OpName(spv::Op op) {
   return desc ? std::string(desc->name) : "opcode " + std::to_string(static_cast<uint32_t>(op));
 }
 
-// The one subgroup size of the kernels that reach cooperative-matrix code (the mapping depends on
-// it); an uncalled function gets the size every kernel of the module agrees on.
-std::optional<uint32_t> SubgroupSize(const ir::Module& module, std::string* why_not) {
+// The one subgroup size the kernels run at (the mapping depends on it): their SubgroupSize
+// execution modes, and for a kernel without one the size the device runs it at by default (16
+// where the device has it, as xmx-run and Intel's compiler do); `unpinned` gets those kernels,
+// which the pass then pins to that size with an execution mode of their own.
+std::optional<uint32_t> SubgroupSize(const ir::Module& module, const device::DeviceProfile& device,
+                                     std::vector<uint32_t>* unpinned, std::string* why_not) {
   ir::ModuleInfo info(module);
   std::set<uint32_t> sizes;
+  const uint32_t default_size = device.any_power_of_two_subgroup_size ||
+                                        device.SupportsSubgroupSize(16) ||
+                                        device.subgroup_sizes.empty()
+                                    ? 16
+                                    : device.subgroup_sizes.front();
   for (const ir::EntryPoint& entry : info.entry_points()) {
     auto mode = info.FindExecutionMode(entry.function_id, spv::ExecutionMode::SubgroupSize);
-    if (!mode || mode->operands.empty() || mode->operands_are_ids) {
-      *why_not = "kernel '" + entry.name +
-                 "' has no OpExecutionMode SubgroupSize; Intel's element mapping depends on the "
-                 "subgroup size";
+    if (mode && (mode->operands.empty() || mode->operands_are_ids)) {
+      *why_not = "kernel '" + entry.name + "' has a SubgroupSize that is not a literal";
       return std::nullopt;
     }
-    sizes.insert(mode->operands[0]);
+    if (mode) {
+      sizes.insert(mode->operands[0]);
+    } else {
+      sizes.insert(default_size);
+      unpinned->push_back(entry.function_id);
+    }
   }
   if (sizes.size() != 1) {
     *why_not = sizes.empty() ? "the module has no kernel, so no subgroup size"
-                             : "the kernels have different subgroup sizes; the lowering needs one";
+                             : "the kernels run at different subgroup sizes; the element mapping "
+                               "of the lowered code can have only one";
     return std::nullopt;
   }
   return *sizes.begin();
+}
+
+// Pins kernels to the subgroup size their code was lowered for.
+void PinSubgroupSize(ir::Module& module, const std::vector<uint32_t>& kernels, uint32_t size) {
+  for (uint32_t kernel : kernels) {
+    ir::Instruction mode(spv::Op::OpExecutionMode);
+    mode.AddIdOperand(kernel);
+    mode.AddOperand(grammar::OperandKindId::kExecutionMode,
+                    {static_cast<uint32_t>(spv::ExecutionMode::SubgroupSize)});
+    mode.AddOperand(grammar::OperandKindId::kLiteralInteger, {size});
+    module.execution_modes().push_back(std::move(mode));
+  }
 }
 
 bool IsElementwiseOpcode(spv::Op op) {
@@ -155,10 +179,30 @@ class Pass {
   }
 
   bool Involves(const ir::Instruction& inst) const {
+    switch (inst.opcode()) {
+      case spv::Op::OpCooperativeMatrixLoadKHR:
+      case spv::Op::OpCooperativeMatrixStoreKHR:
+      case spv::Op::OpCooperativeMatrixMulAddKHR:
+      case spv::Op::OpCooperativeMatrixLengthKHR:
+      case spv::Op::OpCooperativeMatrixLoadCheckedINTEL:
+      case spv::Op::OpCooperativeMatrixStoreCheckedINTEL:
+      case spv::Op::OpCooperativeMatrixConstructCheckedINTEL:
+      case spv::Op::OpCooperativeMatrixGetElementCoordINTEL:
+      case spv::Op::OpCooperativeMatrixPrefetchINTEL:
+      case spv::Op::OpCooperativeMatrixApplyFunctionINTEL:
+        return true;
+      default:
+        break;
+    }
     if (inst.has_result_type() && l_.MatrixOfType(inst.result_type_id())) return true;
+    // A pointer to a matrix matters only where it is indexed into; casts, loads and stores of
+    // it keep their meaning (the slice is laid out element after element, as before).
+    const bool indexes =
+        inst.opcode() == spv::Op::OpAccessChain || inst.opcode() == spv::Op::OpInBoundsAccessChain;
     bool found = false;
-    ir::ForEachIdOperand(inst, [&](uint32_t id, size_t) {
+    ir::ForEachIdOperand(inst, [&](uint32_t id, size_t index) {
       if (l_.MatrixOfValue(id) || l_.MatrixOfType(id)) found = true;
+      if (!indexes || index != 0) return;
       if (const ir::Instruction* pointer = l_.b.TypeInstruction(l_.b.ValueType(id))) {
         if (pointer->opcode() == spv::Op::OpTypePointer && l_.MatrixOfType(pointer->word(1))) {
           found = true;
@@ -456,7 +500,8 @@ PassStatus LowerCooperativeMatrix(ir::Module& module, PassContext& context) {
     return PassStatus::kFailed;
   }
   std::string why;
-  const std::optional<uint32_t> subgroup_size = SubgroupSize(module, &why);
+  std::vector<uint32_t> unpinned;
+  const std::optional<uint32_t> subgroup_size = SubgroupSize(module, device, &unpinned, &why);
   if (!subgroup_size) {
     context.diagnostics.push_back(Error(why));
     return PassStatus::kFailed;
@@ -476,6 +521,10 @@ PassStatus LowerCooperativeMatrix(ir::Module& module, PassContext& context) {
   MergeDuplicateTypes(work);
   OrderGlobals(work);
   UpdateRequirements(work, l.b.emitted());
+  if (!unpinned.empty()) {
+    PinSubgroupSize(work, unpinned, *subgroup_size);
+    AddCapability(work, spv::Capability::SubgroupDispatch);
+  }
   module = std::move(work);
   return PassStatus::kChanged;
 }

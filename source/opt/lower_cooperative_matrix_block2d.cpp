@@ -304,31 +304,6 @@ class Block2dAccess {
   uint32_t intptr_ = 0, offset_ = 0, pitch_ = 0, pitch32_ = 0, base_ = 0, x_ = 0;
 };
 
-// Emits `fast` and `slow` on the two sides of a branch on `condition`; returns the merge block's
-// phi of their results (0 when they have none).
-template <typename Fast, typename Slow>
-uint32_t Choose(Lowering& l, uint32_t condition, uint32_t type, Fast fast, Slow slow) {
-  Builder& b = l.b;
-  const auto position = b.position();
-  auto rest = b.SplitBlock();
-  auto fast_block = b.NewBlockAfter(b.block());
-  auto slow_block = b.NewBlockAfter(fast_block);
-  b.Op(spv::Op::OpBranchConditional, 0, {condition, fast_block->id(), slow_block->id()});
-  b.MoveToEnd(fast_block);
-  const uint32_t fast_value = fast();
-  const uint32_t fast_end = b.block()->id();
-  b.Op(spv::Op::OpBranch, 0, {rest->id()});
-  b.MoveToEnd(slow_block);
-  const uint32_t slow_value = slow();
-  const uint32_t slow_end = b.block()->id();
-  b.Op(spv::Op::OpBranch, 0, {rest->id()});
-  b.SetInsertPoint(b.function(), rest, position);
-  if (type == 0) return 0;
-  ir::Instruction phi(spv::Op::OpPhi, type, 0);
-  for (uint32_t id : {fast_value, fast_end, slow_value, slow_end}) phi.AddIdOperand(id);
-  return b.Insert(std::move(phi));
-}
-
 }  // namespace
 
 uint32_t Block2dOrPerLaneLoad(Lowering& l, const MemoryAccess& a) {

@@ -179,7 +179,7 @@ void PerLaneStore(Lowering& l, const MemoryAccess& a) {
 
 bool LowerLoad(Lowering& l, const ir::Instruction& inst, uint32_t* result) {
   if (inst.opcode() != spv::Op::OpCooperativeMatrixLoadKHR) {
-    return l.Fail("the checked load and construct (SPV_INTEL_joint_matrix) are not lowered yet");
+    return LowerCheckedLoad(l, inst, result);
   }
   const MatrixType* m = l.MatrixOfType(inst.result_type_id());
   if (!m) return l.Fail("OpCooperativeMatrixLoadKHR of a type that is not a matrix");
@@ -190,9 +190,7 @@ bool LowerLoad(Lowering& l, const ir::Instruction& inst, uint32_t* result) {
 }
 
 bool LowerStore(Lowering& l, const ir::Instruction& inst) {
-  if (inst.opcode() != spv::Op::OpCooperativeMatrixStoreKHR) {
-    return l.Fail("the checked store (SPV_INTEL_joint_matrix) is not lowered yet");
-  }
+  if (inst.opcode() != spv::Op::OpCooperativeMatrixStoreKHR) return LowerCheckedStore(l, inst);
   const MatrixType* m = l.MatrixOfValue(inst.word(1));
   if (!m) return l.Fail("OpCooperativeMatrixStoreKHR of an Object that is not a matrix");
   auto access = DescribeAccess(l, inst, *m);

@@ -29,5 +29,33 @@ void PerLaneStore(Lowering& l, const MemoryAccess& a);
 // the per-lane form as the other branch), else the per-lane form.
 uint32_t Block2dOrPerLaneLoad(Lowering& l, const MemoryAccess& a);
 bool Block2dOrPerLaneStore(Lowering& l, const MemoryAccess& a);
+// OpCooperativeMatrixLoadCheckedINTEL, ConstructCheckedINTEL and StoreCheckedINTEL.
+bool LowerCheckedLoad(Lowering& l, const ir::Instruction& inst, uint32_t* result);
+bool LowerCheckedStore(Lowering& l, const ir::Instruction& inst);
+
+// Emits `fast` and `slow` (each returning a value, or 0) on the two sides of a branch on
+// `condition`; returns the merge block's phi of their results (0 when they have none).
+template <typename Fast, typename Slow>
+uint32_t Choose(Lowering& l, uint32_t condition, uint32_t type, Fast fast, Slow slow) {
+  Builder& b = l.b;
+  const auto position = b.position();
+  auto rest = b.SplitBlock();
+  auto fast_block = b.NewBlockAfter(b.block());
+  auto slow_block = b.NewBlockAfter(fast_block);
+  b.Op(spv::Op::OpBranchConditional, 0, {condition, fast_block->id(), slow_block->id()});
+  b.MoveToEnd(fast_block);
+  const uint32_t fast_value = fast();
+  const uint32_t fast_end = b.block()->id();
+  b.Op(spv::Op::OpBranch, 0, {rest->id()});
+  b.MoveToEnd(slow_block);
+  const uint32_t slow_value = slow();
+  const uint32_t slow_end = b.block()->id();
+  b.Op(spv::Op::OpBranch, 0, {rest->id()});
+  b.SetInsertPoint(b.function(), rest, position);
+  if (type == 0) return 0;
+  ir::Instruction phi(spv::Op::OpPhi, type, 0);
+  for (uint32_t id : {fast_value, fast_end, slow_value, slow_end}) phi.AddIdOperand(id);
+  return b.Insert(std::move(phi));
+}
 
 }  // namespace xmx::opt::lower_coop
