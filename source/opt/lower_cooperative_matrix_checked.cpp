@@ -31,9 +31,12 @@ class CheckedAccess {
     }
     if (bits == 0) return l_.Fail("the checked instruction's offsets and sizes are not integers");
     index_ = b_.IntType(bits);
-    auto widen = [&](uint32_t id) {
-      return b_.TypeBits(b_.ValueType(id)) == bits ? id : b_.Op(spv::Op::OpUConvert, index_, {id});
+    // Offsets may be negative (the tile hangs over the top or left edge): sign-extended, a
+    // negative row or column then compares as a huge unsigned one, outside.
+    auto widen_as = [&](spv::Op op, uint32_t id) {
+      return b_.TypeBits(b_.ValueType(id)) == bits ? id : b_.Op(op, index_, {id});
     };
+    auto widen = [&](uint32_t id) { return widen_as(spv::Op::OpSConvert, id); };
     x_ = widen(o_.x);
     y_ = widen(o_.y);
     height_ = widen(o_.height);
@@ -46,8 +49,8 @@ class CheckedAccess {
     if (map.fields != 1) {
       lane_col = b_.Op(spv::Op::OpIMul, u32, {lane_col, b_.UIntConstant(32, map.fields)});
     }
-    row0_ = b_.Op(spv::Op::OpIAdd, index_, {x_, widen(lane_row)});
-    col0_ = b_.Op(spv::Op::OpIAdd, index_, {y_, widen(lane_col)});
+    row0_ = b_.Op(spv::Op::OpIAdd, index_, {x_, widen_as(spv::Op::OpUConvert, lane_row)});
+    col0_ = b_.Op(spv::Op::OpIAdd, index_, {y_, widen_as(spv::Op::OpUConvert, lane_col)});
     if (!memory) return true;
     stride_ = widen(o_.stride);
     element_pointer_ = b_.PointerType(storage_, m_.component_type);

@@ -6,6 +6,11 @@
 # host models of check_coop_accept.py. The GEMMs on pvc and bmg must use 2D block IO (the checked
 # one excepted: its checked loads and stores are lowered per element).
 #   opt.lower_coop.<module>.<device>     the proof above
+#   opt.lower_coop.run.<check>.<case>    the modules of xmx-run's cooperative-matrix tests
+#                                        (test/coop/run_spv), lowered for pvc (subgroup size 16)
+#                                        or dg2 (8), pass test/cli/check_coop_run.py's models:
+#                                        every element of every use, layout and shape, multiply-
+#                                        adds, checked loads and stores over a matrix's edges
 #   opt.lower_coop.refuse.<what>         failures: exit 1 with the reason, nothing written
 set(xmx_lower_dir ${CMAKE_SOURCE_DIR}/test/coop/accept_spv)
 set(xmx_lower_check ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/opt/lower_coop/check_lower_coop.py)
@@ -31,6 +36,32 @@ foreach(module ${xmx_lower_modules})
   endforeach()
 endforeach()
 
+file(GLOB xmx_lower_run_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/test/coop/run_src/*.ll)
+foreach(source ${xmx_lower_run_sources})
+  get_filename_component(name ${source} NAME_WE)
+  if(name MATCHES "^(dump|checked)_(.*)$")
+    set(check ${CMAKE_MATCH_1})
+    set(case ${CMAKE_MATCH_2})
+  elseif(name MATCHES "mad_" AND NOT name STREQUAL "sg8_mad_tf32_8x8x8")
+    set(check mad)
+    set(case ${name})
+  elseif(name STREQUAL "relu" OR name STREQUAL "construct")
+    set(check ${name})
+    set(case ${name})
+  else()
+    continue()
+  endif()
+  set(device pvc)
+  if(case MATCHES "^sg8_")
+    set(device dg2)
+  endif()
+  add_test(NAME opt.lower_coop.run.${check}.${case}
+           COMMAND ${xmx_lower_check} suite $<TARGET_FILE:xmx-opt> $<TARGET_FILE:xmx-val>
+                   $<TARGET_FILE:xmx-as> ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_coop_run.py
+                   $<TARGET_FILE:xmx-run> ${CMAKE_SOURCE_DIR}/test/coop/run_spv ${device}
+                   ${xmx_lower_work}/run.${check}.${case} ${check} ${case})
+endforeach()
+
 # No device: the module's native shapes and 2D block IO depend on one.
 add_test(NAME opt.lower_coop.refuse.no_device
          COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
@@ -46,3 +77,20 @@ add_test(NAME opt.lower_coop.refuse.no_table
          COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
                  ${xmx_lower_dir}/gemm_bf16_khr.llc22.O2.spv ${xmx_lower_work}/refuse
                  "has no matrix_mad or cooperative_matrix table" --lower-cooperative-matrix=spec)
+# tf32 on dg2, whose table has none.
+add_test(NAME opt.lower_coop.refuse.tf32_on_dg2
+         COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
+                 ${xmx_lower_dir}/gemm_tf32.llc22.O2.spv ${xmx_lower_work}/refuse
+                 "Matrix A type tf32 is not supported" --lower-cooperative-matrix=dg2)
+# A kernel without SubgroupSize runs at the device's default, 16 on dg2, where an 8-column
+# matrix (written for subgroup size 8) has no element mapping.
+add_test(NAME opt.lower_coop.refuse.default_subgroup_size
+         COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
+                 ${CMAKE_SOURCE_DIR}/test/coop/run_spv/sg8_mad_tf32_8x8x8.llc22.O2.spv
+                 ${xmx_lower_work}/refuse "no element mapping for a 8x8 32-bit matrix at subgroup size 16"
+                 --lower-cooperative-matrix=dg2)
+# int4 components have no element mapping (DECISIONS 15 covers 8, 16 and 32 bits).
+add_test(NAME opt.lower_coop.refuse.int4
+         COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
+                 ${CMAKE_SOURCE_DIR}/test/coop/spv/fill_int4.llc22.O2.spv ${xmx_lower_work}/refuse
+                 "components must have 8, 16 or 32 bits" --lower-cooperative-matrix=pvc)

@@ -11,6 +11,13 @@
       also compares them with its host model. --expect-block2d: the output must use 2D block IO.
       --stats FILE appends "module device instructions-before instructions-after time-before
       time-after" per launch (xmx-run --stats).
+  check_lower_coop.py suite XMX_OPT XMX_VAL XMX_AS CHECK_COOP_RUN XMX_RUN SPV_DIR DEVICE WORKDIR
+        CHECK CASE
+      The modules test/cli/check_coop_run.py runs for CHECK CASE (SPV_DIR/<CASE>.llc22.O0/O2.spv)
+      are lowered for DEVICE into WORKDIR under the same names (a subgroup-size-8 case, which
+      those modules leave to --subgroup-size, first gets OpExecutionMode SubgroupSize 8), must
+      pass xmx-val --device DEVICE, and then pass that check, whose models share no code with the
+      interpreter or the pass.
   check_lower_coop.py refuse XMX_OPT MODULE WORKDIR TEXT [FLAG...]
       xmx-opt FLAG... MODULE must exit 1 saying TEXT on standard error, and write nothing.
 """
@@ -120,6 +127,53 @@ def check_accept(argv):
     return "lowered for %s: same dumps as the input and the host model (%s)" % (device, summary)
 
 
+def pin_subgroup_size(xmx_as, xmx_dis, module, size, out):
+    """The module with OpExecutionMode SubgroupSize `size` on each of its kernels."""
+    text = run([xmx_dis, str(module)])[1]
+    kernels = re.findall(r"OpEntryPoint Kernel (%\S+)", text)
+    lines = text.splitlines()
+    at = max(i for i, line in enumerate(lines) if "OpEntryPoint" in line) + 1
+    lines[at:at] = ["OpExecutionMode %s SubgroupSize %d" % (k, size) for k in kernels]
+    if "OpCapability SubgroupDispatch" not in text:
+        first = next(i for i, line in enumerate(lines) if "OpCapability" in line)
+        lines.insert(first, "OpCapability SubgroupDispatch")
+    source = out.with_suffix(".spvasm")
+    source.write_text("\n".join(lines) + "\n")
+    code, _, err = run([xmx_as, str(source), "-o", str(out)])
+    if code != 0:
+        raise accept.Failure("xmx-as on the pinned %s: %s" % (module.name, err))
+
+
+def check_suite(argv):
+    xmx_opt, xmx_val, xmx_as, coop_run, xmx_run, spv_dir, device, work, check, case = argv
+    work = pathlib.Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    xmx_dis = str(pathlib.Path(xmx_val).with_name("xmx-dis"))
+    stem = next((c for c in (case, "%s_%s" % (check, case))
+                 if (pathlib.Path(spv_dir) / ("%s.llc22.O0.spv" % c)).exists()), case)
+    for opt in ("O0", "O2"):
+        name = "%s.llc22.%s.spv" % (stem, opt)
+        module = pathlib.Path(spv_dir) / name
+        if "sg8_" in case:
+            pinned = work / (name + ".pinned.spv")
+            pin_subgroup_size(xmx_as, xmx_dis, module, 8, pinned)
+            module = pinned
+        code, out, err = run([xmx_opt, "--target-env", "spv1.6",
+                              "--lower-cooperative-matrix=%s" % device, str(module),
+                              "-o", str(work / name)])
+        if code != 0:
+            raise accept.Failure("xmx-opt exit %d on %s: %s" % (code, name, (out + err)[-2000:]))
+        code, out, err = run([xmx_val, "--device", device, str(work / name)])
+        if code != 0:
+            raise accept.Failure("lowered %s invalid on %s:\n%s" % (name, device, (out + err)[-2000:]))
+    code, out, err = run([sys.executable, coop_run, "--xmx-run", xmx_run, "--spv-dir", str(work),
+                          check, case])
+    if code != 0:
+        raise accept.Failure("check_coop_run.py %s %s on the lowered modules:\n%s" % (
+            check, case, (out + err)[-3000:]))
+    return "check_coop_run.py %s %s passes on the modules lowered for %s" % (check, case, device)
+
+
 def check_refuse(argv):
     xmx_opt, module, work, want = argv[:4]
     flags = argv[4:]
@@ -136,10 +190,11 @@ def check_refuse(argv):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("accept", "refuse"):
+    modes = {"accept": check_accept, "suite": check_suite, "refuse": check_refuse}
+    if len(sys.argv) < 2 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     try:
-        summary = (check_accept if sys.argv[1] == "accept" else check_refuse)(sys.argv[2:])
+        summary = modes[sys.argv[1]](sys.argv[2:])
     except accept.Failure as f:
         print("FAIL %s" % f)
         return 1
