@@ -437,6 +437,9 @@ void UpdateRequirements(ir::Module& module, const std::set<spv::Op>& emitted) {
   if (emitted.count(spv::Op::OpSubgroup2DBlockLoadTransformINTEL)) {
     AddCapability(module, spv::Capability::Subgroup2DBlockTransformINTEL);
   }
+  if (emitted.count(spv::Op::OpSubgroup2DBlockLoadTransposeINTEL)) {
+    AddCapability(module, spv::Capability::Subgroup2DBlockTransposeINTEL);
+  }
   for (const ir::Instruction& inst : module.globals()) {
     if (inst.opcode() == spv::Op::OpTypeVector && (inst.word(1) == 8 || inst.word(1) == 16)) {
       AddCapability(module, spv::Capability::Vector16);

@@ -3,8 +3,9 @@
 // Pointer & ~63, X = the elements before Pointer in that line, Y = 0), its width and pitch are one
 // matrix row in memory (Stride components), its height the matrix's rows. Row-major A and
 // accumulators are plain loads, row-major B of 8/16-bit components transforming loads (VNNI),
-// PackedINTEL B plain 32-bit loads of the packed rows, stores plain stores; shapes larger than a
-// block of the device's table take several blocks.
+// PackedINTEL B plain 32-bit loads of the packed rows, column-major matrices transposing loads
+// (32-bit components: the device tables have no narrower transpose), stores plain stores; shapes
+// larger than a block of the device's table take several blocks.
 //
 // Which payload element lands in which slice element is not assumed: it is computed from the 2D
 // block mapping (SPEC-NOTES A.5) and matched against the element mapping, and an access whose
@@ -43,11 +44,16 @@ struct Plan {
 // padding.
 std::optional<Coord> PayloadCoord(const Plan& plan, const Block& blk, uint32_t sg, uint32_t lane,
                                   uint32_t p) {
-  const uint32_t rw = std::bit_ceil(plan.width);
+  // The pre-processed block (A.5 step 2): rows of RW units.
   const bool transform = plan.op == device::Block2dOp::kLoadTransform;
-  const uint32_t per_unit = plan.vf;  // T elements per unit
+  const bool transpose = plan.op == device::Block2dOp::kLoadTranspose;
+  const uint32_t rw = std::bit_ceil(transpose ? plan.height : plan.width);
+  const uint32_t row_limit = transpose ? plan.height : plan.width;  // past it: padding
+  const uint32_t per_unit = plan.vf;                                // T elements per unit
   const uint32_t unit = p / per_unit, s = p % per_unit;
-  const uint32_t rows = transform ? (plan.height + plan.vf - 1) / plan.vf : plan.height;
+  const uint32_t rows = transform   ? (plan.height + plan.vf - 1) / plan.vf
+                        : transpose ? plan.width
+                                    : plan.height;
   const uint32_t units_per_block = rw >= sg ? rows * rw / sg : rows / (sg / rw);
   const uint32_t b = unit / units_per_block, q = unit % units_per_block;
   uint32_t row = 0, col = 0;
@@ -60,7 +66,10 @@ std::optional<Coord> PayloadCoord(const Plan& plan, const Block& blk, uint32_t s
     row = q * g + lane / rw;
     col = lane % rw;
   }
-  if (col >= plan.width || b >= plan.count) return std::nullopt;
+  if (col >= row_limit || b >= plan.count) return std::nullopt;
+  // Column-major memory: a memory row is a matrix column; transposed row `row` is memory
+  // column blk.x + row (a matrix row), its unit `col` memory row blk.y + col (a matrix column).
+  if (transpose) return Coord{blk.x + b * plan.width + row, blk.y + col};
   const uint32_t column = blk.x + b * plan.width + col;
   if (transform) return Coord{blk.y + plan.vf * row + s, column};
   if (plan.vf > 1) return Coord{plan.vf * (blk.y + row) + s, column};  // packed rows
@@ -68,10 +77,12 @@ std::optional<Coord> PayloadCoord(const Plan& plan, const Block& blk, uint32_t s
 }
 
 uint32_t PayloadLength(const Plan& plan, uint32_t sg) {
-  const uint32_t rw = std::bit_ceil(plan.width);
+  const bool transpose = plan.op == device::Block2dOp::kLoadTranspose;
+  const uint32_t rw = std::bit_ceil(transpose ? plan.height : plan.width);
   const uint32_t rows = plan.op == device::Block2dOp::kLoadTransform
                             ? (plan.height + plan.vf - 1) / plan.vf
-                            : plan.height;
+                        : transpose ? plan.width
+                                    : plan.height;
   const uint32_t units = rw >= sg ? rows * rw / sg : rows / (sg / rw);
   return plan.count * units * plan.vf;
 }
@@ -125,6 +136,7 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
   const uint32_t t_bytes = m.bits / 8;
   Plan plan;
   uint32_t width_units = m.columns, height_units = m.rows;
+  if (a.store && a.layout != kRowMajor) return std::nullopt;  // per element
   if (a.layout == kPacked) {
     plan.op = device::Block2dOp::kLoad;
     plan.element_size = 4;
@@ -144,9 +156,13 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
       plan.op = device::Block2dOp::kLoad;
     }
   } else {
-    return std::nullopt;  // column-major: per element
+    // Column-major: the memory rows are the matrix's columns, read transposed.
+    plan.op = device::Block2dOp::kLoadTranspose;
+    plan.element_size = t_bytes;
+    plan.row_bytes = m.rows * t_bytes;
+    width_units = m.rows;
+    height_units = m.columns;
   }
-  if (a.store && a.layout != kRowMajor) return std::nullopt;
   plan.memory_rows = height_units;
   // Candidate shapes, best first: the widest blocks (then more blocks per instruction), the
   // smallest height covering the rows (extra rows are outside the surface: zero when loaded,
@@ -234,10 +250,12 @@ class Block2dAccess {
         dst = b_.Op(spv::Op::OpBitcast, b_.PointerType(spv::StorageClass::Function, b_.IntType(32)),
                     {var});
       }
-      Emit(plan_.op == device::Block2dOp::kLoadTransform
-               ? spv::Op::OpSubgroup2DBlockLoadTransformINTEL
-               : spv::Op::OpSubgroup2DBlockLoadINTEL,
-           plan_.blocks[i], dst, /*load=*/true);
+      const spv::Op op = plan_.op == device::Block2dOp::kLoadTransform
+                             ? spv::Op::OpSubgroup2DBlockLoadTransformINTEL
+                         : plan_.op == device::Block2dOp::kLoadTranspose
+                             ? spv::Op::OpSubgroup2DBlockLoadTransposeINTEL
+                             : spv::Op::OpSubgroup2DBlockLoadINTEL;
+      Emit(op, plan_.blocks[i], dst, /*load=*/true);
       payloads.push_back(Elements(b_, rep, b_.Op(spv::Op::OpLoad, rep.type_id, {var})));
     }
     std::vector<ElementSource> elements;

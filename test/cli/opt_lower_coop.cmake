@@ -11,6 +11,9 @@
 #                                        or dg2 (8), pass test/cli/check_coop_run.py's models:
 #                                        every element of every use, layout and shape, multiply-
 #                                        adds, checked loads and stores over a matrix's edges
+#   opt.lower_coop.block2d.<case>        each 2D block form (plain, transform, transpose, packed,
+#                                        several blocks, stores, the narrow-row case of A.5 step 3)
+#                                        on a surface wide enough for it: same dumps as the input
 #   opt.lower_coop.refuse.<what>         failures: exit 1 with the reason, nothing written
 set(xmx_lower_dir ${CMAKE_SOURCE_DIR}/test/coop/accept_spv)
 set(xmx_lower_check ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/opt/lower_coop/check_lower_coop.py)
@@ -60,6 +63,29 @@ foreach(source ${xmx_lower_run_sources})
                    $<TARGET_FILE:xmx-as> ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_coop_run.py
                    $<TARGET_FILE:xmx-run> ${CMAKE_SOURCE_DIR}/test/coop/run_spv ${device}
                    ${xmx_lower_work}/run.${check}.${case} ${check} ${case})
+endforeach()
+
+# The dump kernels take their Stride as an argument: 64 components make a surface 2D block IO
+# takes, so the block path (not the per-element one) runs.
+foreach(pair a_bf16_32x16_row:OpSubgroup2DBlockLoadINTEL
+             b_bf16_16x64_row:OpSubgroup2DBlockLoadTransformINTEL
+             c_f32_32x64_row:OpSubgroup2DBlockStoreINTEL a_i8_8x32_row:OpSubgroup2DBlockLoadINTEL
+             b_i8_32x16_packed:OpSubgroup2DBlockLoadINTEL a_tf32_8x8_row:OpSubgroup2DBlockLoadINTEL
+             b_tf32_8x16_row:OpSubgroup2DBlockLoadINTEL c_f32_1x64_row:OpSubgroup2DBlockStoreINTEL
+             a_bf16_1x32_row:OpSubgroup2DBlockLoadINTEL
+             c_i32_8x16_col:OpSubgroup2DBlockLoadTransposeINTEL
+             c_half_16x16_row:OpSubgroup2DBlockStoreINTEL
+             b_bf16_16x16_packed:OpSubgroup2DBlockLoadINTEL
+             a_half_4x16_row:OpSubgroup2DBlockLoadINTEL)
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 case)
+  list(GET pair 1 opcode)
+  add_test(NAME opt.lower_coop.block2d.${case}
+           COMMAND ${xmx_lower_check} same $<TARGET_FILE:xmx-opt> $<TARGET_FILE:xmx-val>
+                   $<TARGET_FILE:xmx-run> ${CMAKE_SOURCE_DIR}/test/coop/run_spv/dump_${case}.llc22.O2.spv
+                   pvc ${xmx_lower_work}/block2d.${case} ${opcode} -- --global 16 --local 16
+                   --arg buffer:random=5:65536 --arg buffer:zero:24576 --arg buffer:zero:65536
+                   --arg i64:64 --dump 1=out.bin --dump 2=back.bin)
 endforeach()
 
 # No device: the module's native shapes and 2D block IO depend on one.

@@ -18,6 +18,9 @@
       those modules leave to --subgroup-size, first gets OpExecutionMode SubgroupSize 8), must
       pass xmx-val --device DEVICE, and then pass that check, whose models share no code with the
       interpreter or the pass.
+  check_lower_coop.py same XMX_OPT XMX_VAL XMX_RUN MODULE DEVICE WORKDIR OPCODE -- XMX_RUN_ARGS...
+      MODULE lowered for DEVICE must pass xmx-val, contain OPCODE, and give the dumps
+      (--dump INDEX=NAME in XMX_RUN_ARGS, NAME inside WORKDIR) the input gives, byte for byte.
   check_lower_coop.py refuse XMX_OPT MODULE WORKDIR TEXT [FLAG...]
       xmx-opt FLAG... MODULE must exit 1 saying TEXT on standard error, and write nothing.
 """
@@ -174,6 +177,28 @@ def check_suite(argv):
     return "check_coop_run.py %s %s passes on the modules lowered for %s" % (check, case, device)
 
 
+def check_same(argv):
+    split = argv.index("--")
+    xmx_opt, xmx_val, xmx_run, module, device, work, opcode = argv[:split]
+    launch = argv[split + 1:]
+    module, work = pathlib.Path(module), pathlib.Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    lowered = work / (module.stem + ".lowered.spv")
+    code, out, err = run([xmx_opt, "--target-env", "spv1.6", "--lower-cooperative-matrix=%s" % device,
+                          str(module), "-o", str(lowered)])
+    if code != 0:
+        raise accept.Failure("xmx-opt exit %d: %s" % (code, (out + err)[-2000:]))
+    code, out, err = run([xmx_val, "--device", device, str(lowered)])
+    if code != 0:
+        raise accept.Failure("the lowered module is invalid:\n%s" % (out + err)[-2000:])
+    if opcode not in run([str(pathlib.Path(xmx_val).with_name("xmx-dis")), str(lowered)])[1]:
+        raise accept.Failure("the lowered module has no %s" % opcode)
+    launch = [a if not re.match(r"\d+=", a) else a.split("=", 1)[0] + "=" + str(work / a.split("=", 1)[1])
+              for a in launch]
+    PairedRun(xmx_run, module, None)(None, lowered, device, launch)
+    return "%s lowered for %s (with %s) gives the input's dumps" % (module.name, device, opcode)
+
+
 def check_refuse(argv):
     xmx_opt, module, work, want = argv[:4]
     flags = argv[4:]
@@ -190,7 +215,8 @@ def check_refuse(argv):
 
 
 def main():
-    modes = {"accept": check_accept, "suite": check_suite, "refuse": check_refuse}
+    modes = {"accept": check_accept, "suite": check_suite, "same": check_same,
+             "refuse": check_refuse}
     if len(sys.argv) < 2 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     try:
