@@ -88,6 +88,15 @@ foreach(pair a_bf16_32x16_row:OpSubgroup2DBlockLoadINTEL
                    --arg i64:64 --dump 1=out.bin --dump 2=back.bin)
 endforeach()
 
+# Local memory (test/opt/lower_coop/local_roundtrip.ll): matrices stored to and loaded from a
+# Workgroup pointer, which 2D block IO cannot address, take the per-element form.
+add_test(NAME opt.lower_coop.local_memory
+         COMMAND ${xmx_lower_check} same $<TARGET_FILE:xmx-opt> $<TARGET_FILE:xmx-val>
+                 $<TARGET_FILE:xmx-run> ${CMAKE_SOURCE_DIR}/test/opt/lower_coop/local_roundtrip.spv
+                 pvc ${xmx_lower_work}/local_memory OpSubgroup2DBlockStoreINTEL -- --global 16
+                 --local 16 --arg buffer:random=3:256 --arg buffer:random=4:512 --arg local:1024
+                 --arg buffer:zero:256 --arg buffer:zero:512 --dump 3=a.bin --dump 4=c.bin)
+
 # No device: the module's native shapes and 2D block IO depend on one.
 add_test(NAME opt.lower_coop.refuse.no_device
          COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
