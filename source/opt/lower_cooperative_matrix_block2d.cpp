@@ -15,6 +15,7 @@
 // the per-element form when they fail.
 #include <algorithm>
 #include <bit>
+#include <functional>
 
 #include "opt/lower_cooperative_matrix_memory.hpp"
 
@@ -207,8 +208,9 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
 
 class Block2dAccess {
  public:
-  Block2dAccess(Lowering& l, const MemoryAccess& a, const Plan& plan)
-      : b_(l.b), a_(a), m_(*a.matrix), plan_(plan) {}
+  Block2dAccess(Lowering& l, const MemoryAccess& a, const Plan& plan,
+                const CheckedBounds* bounds = nullptr)
+      : b_(l.b), a_(a), m_(*a.matrix), plan_(plan), bounds_(bounds) {}
 
   // The run-time check of the surface rules; returns the condition and prepares the operands.
   uint32_t Check() {
@@ -237,6 +239,53 @@ class Block2dAccess {
     all = test(spv::Op::OpLogicalAnd, all, wide);
     all = test(spv::Op::OpLogicalAnd, all, small);
     return test(spv::Op::OpLogicalAnd, all, inside);
+  }
+
+  // The checked forms: the surface is the Height x Width matrix at Pointer itself (its
+  // out-of-bounds elements read as zero and are not written, as the checked forms want), so
+  // Pointer must be 64-byte aligned; column-major memory swaps the surface's axes.
+  uint32_t CheckChecked() {
+    const uint32_t bits = b_.PointerSizeBits();
+    intptr_ = b_.IntType(bits);
+    const uint32_t u32 = b_.IntType(32);
+    auto c = [&](uint64_t v) { return b_.UIntConstant(bits, v); };
+    auto c32 = [&](uint32_t v) { return b_.UIntConstant(32, v); };
+    const uint32_t boolean = b_.BoolType();
+    auto test = [&](spv::Op op, uint32_t x, uint32_t y) { return b_.Op(op, boolean, {x, y}); };
+    const uint32_t e = plan_.element_size;
+    const uint32_t address = b_.Op(spv::Op::OpConvertPtrToU, intptr_, {a_.pointer});
+    offset_ = c(0);
+    uint32_t stride = a_.stride;
+    if (b_.TypeBits(a_.index_type) != bits) stride = b_.Op(spv::Op::OpUConvert, intptr_, {stride});
+    pitch_ = b_.Op(spv::Op::OpIMul, intptr_, {stride, c(e)});
+    const bool transposed = plan_.op == device::Block2dOp::kLoadTranspose;
+    // Surface columns are the matrix's columns (row-major) or rows (column-major).
+    const uint32_t columns = transposed ? bounds_->height : bounds_->width;
+    surface_rows_ = transposed ? bounds_->width : bounds_->height;
+    x_ = transposed ? bounds_->x : bounds_->y;
+    y_ = transposed ? bounds_->y : bounds_->x;
+    surface_width_ = b_.Op(spv::Op::OpIMul, u32, {columns, c32(e)});
+    const uint32_t wide_width =
+        bits == 32 ? surface_width_ : b_.Op(spv::Op::OpUConvert, intptr_, {surface_width_});
+    std::vector<uint32_t> all = {
+        test(spv::Op::OpIEqual, b_.Op(spv::Op::OpBitwiseAnd, intptr_, {address, c(63)}), c(0)),
+        // Width and Height below 2^24 first, so that Width * e cannot wrap.
+        test(spv::Op::OpULessThan, columns, c32(1u << 22)),
+        test(spv::Op::OpUGreaterThanEqual, surface_width_, c32(64)),
+        test(spv::Op::OpIEqual,
+             b_.Op(spv::Op::OpBitwiseAnd, u32, {surface_width_, c32(std::max(4u, e) - 1)}), c32(0)),
+        test(spv::Op::OpUGreaterThanEqual, surface_rows_, c32(1)),
+        test(spv::Op::OpULessThanEqual, surface_rows_, c32(1u << 24)),
+        test(spv::Op::OpUGreaterThanEqual, pitch_, wide_width),
+        test(spv::Op::OpULessThanEqual, pitch_, c(uint64_t{1} << 24)),
+        test(spv::Op::OpIEqual, b_.Op(spv::Op::OpBitwiseAnd, intptr_, {pitch_, c(15)}), c(0))};
+    if (e <= 2) {
+      all.push_back(
+          test(spv::Op::OpIEqual, b_.Op(spv::Op::OpBitwiseAnd, u32, {x_, c32(4 / e - 1)}), c32(0)));
+    }
+    uint32_t ok = all[0];
+    for (size_t i = 1; i < all.size(); ++i) ok = test(spv::Op::OpLogicalAnd, ok, all[i]);
+    return ok;
   }
 
   uint32_t Load() {
@@ -288,6 +337,11 @@ class Block2dAccess {
     const uint32_t u8 = b_.IntType(8);
     const uint32_t byte_pointer = b_.PointerType(spv::StorageClass::CrossWorkgroup, u8);
     const uint32_t bytes = b_.Op(spv::Op::OpBitcast, byte_pointer, {a_.pointer});
+    if (bounds_ != nullptr) {
+      base_ = bytes;
+      pitch32_ = bits == 32 ? pitch_ : b_.Op(spv::Op::OpUConvert, b_.IntType(32), {pitch_});
+      return;
+    }
     const uint32_t back = b_.Op(spv::Op::OpISub, intptr_, {b_.UIntConstant(bits, 0), offset_});
     base_ = b_.Op(spv::Op::OpPtrAccessChain, byte_pointer, {bytes, back});
     const uint32_t u32 = b_.IntType(32);
@@ -301,14 +355,17 @@ class Block2dAccess {
     const uint32_t u32 = b_.IntType(32);
     auto c = [&](uint32_t v) { return b_.UIntConstant(32, v); };
     const uint32_t x = blk.x == 0 ? x_ : b_.Op(spv::Op::OpIAdd, u32, {x_, c(blk.x)});
-    const uint32_t coordinate =
-        b_.Op(spv::Op::OpCompositeConstruct, b_.VectorType(u32, 2), {x, c(blk.y)});
+    uint32_t y = c(blk.y);
+    if (y_ != 0) y = blk.y == 0 ? y_ : b_.Op(spv::Op::OpIAdd, u32, {y_, c(blk.y)});
+    const uint32_t coordinate = b_.Op(spv::Op::OpCompositeConstruct, b_.VectorType(u32, 2), {x, y});
+    const uint32_t width = bounds_ ? surface_width_ : pitch32_;
+    const uint32_t height = bounds_ ? surface_rows_ : c(plan_.memory_rows);
     ir::Instruction inst(op);
     for (uint32_t v : {plan_.element_size, plan_.width, plan_.height, plan_.count}) {
       inst.AddIdOperand(c(v));
     }
     if (!load) inst.AddIdOperand(private_pointer);
-    for (uint32_t v : {base_, pitch32_, c(plan_.memory_rows), pitch32_, coordinate}) {
+    for (uint32_t v : {base_, width, height, pitch32_, coordinate}) {
       inst.AddIdOperand(v);
     }
     if (load) inst.AddIdOperand(private_pointer);
@@ -319,7 +376,9 @@ class Block2dAccess {
   const MemoryAccess& a_;
   const MatrixType& m_;
   const Plan& plan_;
-  uint32_t intptr_ = 0, offset_ = 0, pitch_ = 0, pitch32_ = 0, base_ = 0, x_ = 0;
+  const CheckedBounds* bounds_;
+  uint32_t intptr_ = 0, offset_ = 0, pitch_ = 0, pitch32_ = 0, base_ = 0, x_ = 0, y_ = 0;
+  uint32_t surface_width_ = 0, surface_rows_ = 0;  // the checked forms'
 };
 
 }  // namespace
@@ -332,6 +391,23 @@ uint32_t Block2dOrPerLaneLoad(Lowering& l, const MemoryAccess& a) {
   return Choose(
       l, ok, a.matrix->rep.type_id, [&] { return access.Load(); },
       [&] { return PerLaneLoad(l, a); });
+}
+
+uint32_t Block2dOrPerElementChecked(Lowering& l, const MemoryAccess& a, const CheckedBounds& bounds,
+                                    const std::function<uint32_t()>& per_element) {
+  std::optional<Plan> plan;
+  if (a.layout != kPacked) plan = MakePlan(l, a);
+  if (!plan) return per_element();
+  Block2dAccess access(l, a, *plan, &bounds);
+  const uint32_t ok = access.CheckChecked();
+  return Choose(
+      l, ok, a.store ? 0 : a.matrix->rep.type_id,
+      [&] {
+        if (!a.store) return access.Load();
+        access.Store();
+        return 0u;
+      },
+      per_element);
 }
 
 bool Block2dOrPerLaneStore(Lowering& l, const MemoryAccess& a) {

@@ -4,6 +4,7 @@
 // slice and loads or stores it only inside (a branch per element, so that no address outside the
 // Height x Width matrix is ever touched); ConstructChecked selects Value or zero.
 #include <algorithm>
+#include <functional>
 
 #include "grammar/grammar.hpp"
 #include "opt/lower_cooperative_matrix_memory.hpp"
@@ -135,6 +136,28 @@ bool StorageOf(Lowering& l, uint32_t pointer, spv::StorageClass* storage) {
   return true;
 }
 
+// 2D block IO over the Height x Width surface where it may serve (global memory, 32-bit offsets
+// and sizes as the block operands are), with `per_element` as the other branch; else
+// `per_element` alone. `stored` is the matrix of a store, null for a load.
+uint32_t ThroughBlock2d(Lowering& l, const CheckedOperands& o, spv::StorageClass storage,
+                        const MatrixType* stored, const std::function<uint32_t()>& per_element) {
+  Builder& b = l.b;
+  bool fits = storage == spv::StorageClass::CrossWorkgroup;
+  for (uint32_t id : {o.x, o.y, o.height, o.width}) fits &= b.TypeBits(b.ValueType(id)) == 32;
+  if (!fits) return per_element();
+  MemoryAccess a;
+  a.matrix = o.matrix;
+  a.store = stored != nullptr;
+  a.pointer = o.pointer;
+  a.object = o.object;
+  a.layout = o.layout;
+  a.stride = o.stride;
+  a.index_type = b.ValueType(o.stride);
+  a.storage = storage;
+  const CheckedBounds bounds{o.x, o.y, o.height, o.width};
+  return Block2dOrPerElementChecked(l, a, bounds, per_element);
+}
+
 }  // namespace
 
 bool LowerCheckedLoad(Lowering& l, const ir::Instruction& inst, uint32_t* result) {
@@ -144,8 +167,8 @@ bool LowerCheckedLoad(Lowering& l, const ir::Instruction& inst, uint32_t* result
   const MatrixType& m = *o.matrix;
   Builder& b = l.b;
   const uint32_t zero = b.NullConstant(m.component_type);
-  std::vector<ElementSource> elements;
   if (inst.opcode() == spv::Op::OpCooperativeMatrixConstructCheckedINTEL) {
+    std::vector<ElementSource> elements;
     o.x = inst.word(0);
     o.y = inst.word(1);
     o.height = inst.word(2);
@@ -170,20 +193,26 @@ bool LowerCheckedLoad(Lowering& l, const ir::Instruction& inst, uint32_t* result
   if (inst.num_operands() > 6 && grammar::IsIdKind(inst.operand(6).kind)) o.stride = inst.word(6);
   spv::StorageClass storage;
   if (!ReadLayout(l, o) || !StorageOf(l, o.pointer, &storage)) return false;
-  CheckedAccess access(l, o);
-  access.set_storage(storage);
-  if (!access.Prepare(true)) return false;
-  for (uint32_t e = 0; e < m.mapping.length; ++e) {
-    uint32_t row = 0, col = 0, inside = 0;
-    access.Place(e, &row, &col, &inside);
-    const uint32_t value = Choose(
-        l, inside, m.component_type,
-        [&] { return b.Op(spv::Op::OpLoad, m.component_type, {access.ElementPointer(row, col)}); },
-        [&] { return zero; });
-    elements.push_back({value, 0, 0});
-  }
-  *result = Assemble(b, m.rep, elements);
-  return true;
+  auto per_element = [&]() -> uint32_t {
+    CheckedAccess access(l, o);
+    access.set_storage(storage);
+    if (!access.Prepare(true)) return 0;
+    std::vector<ElementSource> elements;
+    for (uint32_t e = 0; e < m.mapping.length; ++e) {
+      uint32_t row = 0, col = 0, inside = 0;
+      access.Place(e, &row, &col, &inside);
+      const uint32_t value = Choose(
+          l, inside, m.component_type,
+          [&] {
+            return b.Op(spv::Op::OpLoad, m.component_type, {access.ElementPointer(row, col)});
+          },
+          [&] { return zero; });
+      elements.push_back({value, 0, 0});
+    }
+    return Assemble(b, m.rep, elements);
+  };
+  *result = ThroughBlock2d(l, o, storage, nullptr, per_element);
+  return *result != 0;
 }
 
 bool LowerCheckedStore(Lowering& l, const ir::Instruction& inst) {
@@ -200,24 +229,29 @@ bool LowerCheckedStore(Lowering& l, const ir::Instruction& inst) {
   if (inst.num_operands() > 7 && grammar::IsIdKind(inst.operand(7).kind)) o.stride = inst.word(7);
   spv::StorageClass storage;
   if (!ReadLayout(l, o) || !StorageOf(l, o.pointer, &storage)) return false;
-  CheckedAccess access(l, o);
-  access.set_storage(storage);
-  if (!access.Prepare(true)) return false;
+  o.object = inst.word(3);
   Builder& b = l.b;
-  const std::vector<ElementSource> elements = Elements(b, m.rep, inst.word(3));
-  for (uint32_t e = 0; e < m.mapping.length; ++e) {
-    uint32_t row = 0, col = 0, inside = 0;
-    access.Place(e, &row, &col, &inside);
-    const uint32_t value = ScalarOf(b, m.component_type, elements[e]);
-    Choose(
-        l, inside, 0,
-        [&] {
-          b.Op(spv::Op::OpStore, 0, {access.ElementPointer(row, col), value});
-          return 0u;
-        },
-        [] { return 0u; });
-  }
-  return true;
+  auto per_element = [&]() -> uint32_t {
+    CheckedAccess access(l, o);
+    access.set_storage(storage);
+    if (!access.Prepare(true)) return 0;
+    const std::vector<ElementSource> elements = Elements(b, m.rep, inst.word(3));
+    for (uint32_t e = 0; e < m.mapping.length; ++e) {
+      uint32_t row = 0, col = 0, inside = 0;
+      access.Place(e, &row, &col, &inside);
+      const uint32_t value = ScalarOf(b, m.component_type, elements[e]);
+      Choose(
+          l, inside, 0,
+          [&] {
+            b.Op(spv::Op::OpStore, 0, {access.ElementPointer(row, col), value});
+            return 0u;
+          },
+          [] { return 0u; });
+    }
+    return 0u;
+  };
+  ThroughBlock2d(l, o, storage, &m, per_element);
+  return l.error.empty();
 }
 
 }  // namespace xmx::opt::lower_coop

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "opt/lower_cooperative_matrix_lowering.hpp"
@@ -29,6 +30,14 @@ void PerLaneStore(Lowering& l, const MemoryAccess& a);
 // the per-lane form as the other branch), else the per-lane form.
 uint32_t Block2dOrPerLaneLoad(Lowering& l, const MemoryAccess& a);
 bool Block2dOrPerLaneStore(Lowering& l, const MemoryAccess& a);
+// The checked forms' tile placement: all 32-bit integer ids.
+struct CheckedBounds {
+  uint32_t x = 0, y = 0, height = 0, width = 0;  // X offset (row), Y offset (column)
+};
+// A checked load (result) or store (0) through 2D block IO over the Height x Width surface when
+// the device and, at run time, the surface allow it, else `per_element`.
+uint32_t Block2dOrPerElementChecked(Lowering& l, const MemoryAccess& a, const CheckedBounds& bounds,
+                                    const std::function<uint32_t()>& per_element);
 // OpCooperativeMatrixLoadCheckedINTEL, ConstructCheckedINTEL and StoreCheckedINTEL.
 bool LowerCheckedLoad(Lowering& l, const ir::Instruction& inst, uint32_t* result);
 bool LowerCheckedStore(Lowering& l, const ir::Instruction& inst);
@@ -38,6 +47,8 @@ bool LowerCheckedStore(Lowering& l, const ir::Instruction& inst);
 template <typename Fast, typename Slow>
 uint32_t Choose(Lowering& l, uint32_t condition, uint32_t type, Fast fast, Slow slow) {
   Builder& b = l.b;
+  // Emitting at the end of a block (inside another choice's branch) keeps doing so in `rest`.
+  const bool at_end = b.position() == b.block()->instructions.end();
   const auto position = b.position();
   auto rest = b.SplitBlock();
   auto fast_block = b.NewBlockAfter(b.block());
@@ -51,7 +62,11 @@ uint32_t Choose(Lowering& l, uint32_t condition, uint32_t type, Fast fast, Slow 
   const uint32_t slow_value = slow();
   const uint32_t slow_end = b.block()->id();
   b.Op(spv::Op::OpBranch, 0, {rest->id()});
-  b.SetInsertPoint(b.function(), rest, position);
+  if (at_end) {
+    b.MoveToEnd(rest);
+  } else {
+    b.SetInsertPoint(b.function(), rest, position);
+  }
   if (type == 0) return 0;
   ir::Instruction phi(spv::Op::OpPhi, type, 0);
   for (uint32_t id : {fast_value, fast_end, slow_value, slow_end}) phi.AddIdOperand(id);

@@ -3,8 +3,7 @@
 # devices of its table family (SIMD16 modules for pvc and bmg, SIMD8 ones for dg2, which has no 2D
 # block IO), and the output must be valid there, hold no cooperative matrix, and give dumps
 # byte-identical to the input module's (both --mma-fp models for float GEMMs) that also match the
-# host models of check_coop_accept.py. The GEMMs on pvc and bmg must use 2D block IO (the checked
-# one excepted: its checked loads and stores are lowered per element).
+# host models of check_coop_accept.py. The GEMMs on pvc and bmg must use 2D block IO.
 #   opt.lower_coop.<module>.<device>     the proof above
 #   opt.lower_coop.run.<check>.<case>    the modules of xmx-run's cooperative-matrix tests
 #                                        (test/coop/run_spv), lowered for pvc (subgroup size 16)
@@ -28,7 +27,7 @@ foreach(module ${xmx_lower_modules})
     set(devices dg2)
   elseif(stem MATCHES "^row_")
     set(devices pvc)  # one tile each, a 16-column surface: too narrow for 2D block IO
-  elseif(stem MATCHES "^gemm_" AND NOT stem MATCHES "_checked")
+  elseif(stem MATCHES "^gemm_")
     set(block2d --expect-block2d)
   endif()
   foreach(device ${devices})
