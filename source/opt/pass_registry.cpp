@@ -18,6 +18,11 @@ constexpr std::array kPasses = {
              "matrix, shuffle and block IO built-ins clang-15 + llvm-spirv-15 and llc-22 leave "
              "as calls) by the instruction, adding its capabilities and extensions.",
              UpgradeBuiltinCallsPass},
+    PassInfo{"lower-cooperative-matrix", Device::kOptional,
+             "Lower cooperative matrices (SPV_KHR_cooperative_matrix, SPV_INTEL_joint_matrix) to "
+             "the native matrix instruction and 2D block IO as Intel's compiler does, for the "
+             "device's cooperative_matrix table; needs a device (=DEVICE or --device).",
+             LowerCooperativeMatrix},
 };
 
 }  // namespace

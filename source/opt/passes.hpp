@@ -7,5 +7,7 @@ namespace xmx::opt {
 
 // upgrade_builtin_calls.cpp
 PassStatus UpgradeBuiltinCallsPass(ir::Module& module, PassContext& context);
+// lower_cooperative_matrix.cpp
+PassStatus LowerCooperativeMatrix(ir::Module& module, PassContext& context);
 
 }  // namespace xmx::opt

@@ -1,0 +1,434 @@
+// 2D block IO for cooperative-matrix loads and stores, as IGC's BLOCK2D_IMPL does it
+// (COOPERATIVE-MATRIX.md A4): the surface starts at the cache line holding Pointer (base =
+// Pointer & ~63, X = the elements before Pointer in that line, Y = 0), its width and pitch are one
+// matrix row in memory (Stride components), its height the matrix's rows. Row-major A and
+// accumulators are plain loads, row-major B of 8/16-bit components transforming loads (VNNI),
+// PackedINTEL B plain 32-bit loads of the packed rows, column-major matrices transposing loads
+// (32-bit components: the device tables have no narrower transpose), stores plain stores; shapes
+// larger than a block of the device's table take several blocks.
+//
+// Which payload element lands in which slice element is not assumed: it is computed from the 2D
+// block mapping (SPEC-NOTES A.5) and matched against the element mapping, and an access whose
+// blocks do not give every invocation its slice keeps the per-element form. The surface rules
+// (64-byte aligned base, width and pitch 64 bytes .. 2^24 and a multiple of 16, X aligned, the
+// tile inside one pitch) depend on Pointer and Stride at run time: the code checks them and takes
+// the per-element form when they fail.
+#include <algorithm>
+#include <bit>
+#include <functional>
+
+#include "opt/lower_cooperative_matrix_memory.hpp"
+
+namespace xmx::opt::lower_coop {
+namespace {
+
+constexpr uint32_t kRowMajor = 0, kPacked = 2;
+
+struct Block {
+  uint32_t x = 0, y = 0;  // in block elements / memory rows, from the tile's origin
+  uint32_t payload = 0;   // T elements per invocation
+};
+
+struct Plan {
+  device::Block2dOp op = device::Block2dOp::kLoad;
+  uint32_t element_size = 0;  // bytes of a block element
+  uint32_t width = 0, height = 0, count = 1;
+  uint32_t memory_rows = 0;  // rows of the tile in memory
+  uint32_t row_bytes = 0;    // bytes of one tile row in memory
+  uint32_t vf = 1;           // T elements per block element (packed) or per word (transform)
+  std::vector<Block> blocks;
+  // For each slice element, (block, payload element).
+  std::vector<std::pair<uint32_t, uint32_t>> sources;
+};
+
+// The matrix coordinate of payload element p of block `blk` in invocation `lane`, or nullopt for
+// padding.
+std::optional<Coord> PayloadCoord(const Plan& plan, const Block& blk, uint32_t sg, uint32_t lane,
+                                  uint32_t p) {
+  // The pre-processed block (A.5 step 2): rows of RW units.
+  const bool transform = plan.op == device::Block2dOp::kLoadTransform;
+  const bool transpose = plan.op == device::Block2dOp::kLoadTranspose;
+  const uint32_t rw = std::bit_ceil(transpose ? plan.height : plan.width);
+  const uint32_t row_limit = transpose ? plan.height : plan.width;  // past it: padding
+  const uint32_t per_unit = plan.vf;                                // T elements per unit
+  const uint32_t unit = p / per_unit, s = p % per_unit;
+  const uint32_t rows = transform   ? (plan.height + plan.vf - 1) / plan.vf
+                        : transpose ? plan.width
+                                    : plan.height;
+  const uint32_t units_per_block = rw >= sg ? rows * rw / sg : rows / (sg / rw);
+  const uint32_t b = unit / units_per_block, q = unit % units_per_block;
+  uint32_t row = 0, col = 0;
+  if (rw >= sg) {
+    const uint32_t per = rw / sg;
+    row = q / per;
+    col = lane * per + q % per;
+  } else {
+    const uint32_t g = sg / rw;
+    row = q * g + lane / rw;
+    col = lane % rw;
+  }
+  if (col >= row_limit || b >= plan.count) return std::nullopt;
+  // Column-major memory: a memory row is a matrix column; transposed row `row` is memory
+  // column blk.x + row (a matrix row), its unit `col` memory row blk.y + col (a matrix column).
+  if (transpose) return Coord{blk.x + b * plan.width + row, blk.y + col};
+  const uint32_t column = blk.x + b * plan.width + col;
+  if (transform) return Coord{blk.y + plan.vf * row + s, column};
+  if (plan.vf > 1) return Coord{plan.vf * (blk.y + row) + s, column};  // packed rows
+  return Coord{blk.y + row, column};
+}
+
+uint32_t PayloadLength(const Plan& plan, uint32_t sg) {
+  const bool transpose = plan.op == device::Block2dOp::kLoadTranspose;
+  const uint32_t rw = std::bit_ceil(transpose ? plan.height : plan.width);
+  const uint32_t rows = plan.op == device::Block2dOp::kLoadTransform
+                            ? (plan.height + plan.vf - 1) / plan.vf
+                        : transpose ? plan.width
+                                    : plan.height;
+  const uint32_t units = rw >= sg ? rows * rw / sg : rows / (sg / rw);
+  return plan.count * units * plan.vf;
+}
+
+// Lays the blocks over the tile and finds, for each slice element, the payload element every
+// invocation gets it in.
+bool MatchSlice(Plan& plan, const MatrixType& m, uint32_t height_units, uint32_t width_units,
+                uint32_t sg) {
+  plan.blocks.clear();
+  plan.sources.clear();
+  for (uint32_t y = 0; y < height_units; y += plan.height) {
+    for (uint32_t x = 0; x < width_units; x += plan.width * plan.count) {
+      plan.blocks.push_back({x, y, PayloadLength(plan, sg)});
+    }
+  }
+  std::map<Coord, std::pair<uint32_t, uint32_t>> lane0;
+  for (uint32_t i = 0; i < plan.blocks.size(); ++i) {
+    for (uint32_t p = 0; p < plan.blocks[i].payload; ++p) {
+      if (auto c = PayloadCoord(plan, plan.blocks[i], sg, 0, p)) {
+        lane0.emplace(*c, std::make_pair(i, p));
+      }
+    }
+  }
+  for (uint32_t e = 0; e < m.mapping.length; ++e) {
+    auto it = lane0.find(m.mapping.ElementCoord(e, 0));
+    if (it == lane0.end()) return false;
+    const auto [i, p] = it->second;
+    for (uint32_t lane = 1; lane < sg; ++lane) {
+      auto c = PayloadCoord(plan, plan.blocks[i], sg, lane, p);
+      if (!c || !(*c == m.mapping.ElementCoord(e, lane))) return false;
+    }
+    plan.sources.push_back(it->second);
+  }
+  return true;
+}
+
+// Picks the block shape from the device's table and checks that the blocks give each invocation
+// exactly its slice.
+std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
+  const device::DeviceProfile& d = l.device;
+  const uint32_t sg = l.subgroup_size;
+  if (d.block2d.kind != device::TableKind::kTable) return std::nullopt;
+  std::vector<uint32_t> sizes;
+  const device::SubgroupSizeRow* size_row = device::MatchBlock2dSubgroupSize(d, sg, &sizes);
+  if (!size_row && !d.block2d_limits.subgroup_sizes.empty()) return std::nullopt;
+  if (size_row && size_row->provenance.confidence == device::Confidence::kConvention) {
+    return std::nullopt;
+  }
+  if (a.storage != spv::StorageClass::CrossWorkgroup) return std::nullopt;
+  const MatrixType& m = *a.matrix;
+  const uint32_t t_bytes = m.bits / 8;
+  Plan plan;
+  uint32_t width_units = m.columns, height_units = m.rows;
+  if (a.store && a.layout != kRowMajor) return std::nullopt;  // per element
+  if (a.layout == kPacked) {
+    plan.op = device::Block2dOp::kLoad;
+    plan.element_size = 4;
+    plan.vf = 4 / t_bytes;
+    height_units = m.rows / plan.vf;
+    if (m.rows % plan.vf != 0) return std::nullopt;
+    plan.row_bytes = m.columns * 4;
+  } else if (a.layout == kRowMajor) {
+    plan.element_size = t_bytes;
+    plan.row_bytes = m.columns * t_bytes;
+    if (a.store) {
+      plan.op = device::Block2dOp::kStore;
+    } else if (m.use == MatrixUse::kB && t_bytes < 4) {
+      plan.op = device::Block2dOp::kLoadTransform;
+      plan.vf = 4 / t_bytes;
+    } else {
+      plan.op = device::Block2dOp::kLoad;
+    }
+  } else {
+    // Column-major: the memory rows are the matrix's columns, read transposed.
+    plan.op = device::Block2dOp::kLoadTranspose;
+    plan.element_size = t_bytes;
+    plan.row_bytes = m.rows * t_bytes;
+    width_units = m.rows;
+    height_units = m.columns;
+  }
+  plan.memory_rows = height_units;
+  // Candidate shapes, best first: the widest blocks (then more blocks per instruction), the
+  // smallest height covering the rows (extra rows are outside the surface: zero when loaded,
+  // dropped when stored), else the largest dividing them. The first whose payloads give every
+  // invocation its slice is taken.
+  struct Shape {
+    uint32_t width, count, height;
+  };
+  std::vector<Shape> shapes;
+  for (const device::Block2dRow& row : d.block2d.rows) {
+    if (row.op != plan.op || row.element_size != plan.element_size) continue;
+    if (row.provenance.confidence == device::Confidence::kConvention) continue;
+    for (uint32_t w : row.width) {
+      if (width_units % w != 0) continue;
+      uint32_t h = 0;
+      for (uint32_t cand : row.height) {
+        if (cand >= height_units && (h == 0 || cand < h)) h = cand;
+      }
+      if (h == 0) {
+        for (uint32_t cand : row.height) {
+          if (height_units % cand == 0 && cand > h) h = cand;
+        }
+      }
+      if (h == 0) continue;
+      for (uint32_t c : row.count) {
+        if (width_units % (w * c) == 0) shapes.push_back({w, c, h});
+      }
+    }
+  }
+  std::stable_sort(shapes.begin(), shapes.end(), [](const Shape& x, const Shape& y) {
+    if (x.width * x.count != y.width * y.count) return x.width * x.count > y.width * y.count;
+    return x.width > y.width;
+  });
+  for (const Shape& shape : shapes) {
+    plan.width = shape.width;
+    plan.count = shape.count;
+    plan.height = shape.height;
+    if (MatchSlice(plan, m, height_units, width_units, sg)) return plan;
+  }
+  return std::nullopt;
+}
+
+class Block2dAccess {
+ public:
+  Block2dAccess(Lowering& l, const MemoryAccess& a, const Plan& plan,
+                const CheckedBounds* bounds = nullptr)
+      : b_(l.b), a_(a), m_(*a.matrix), plan_(plan), bounds_(bounds) {}
+
+  // The run-time check of the surface rules; returns the condition and prepares the operands.
+  uint32_t Check() {
+    const uint32_t bits = b_.PointerSizeBits();
+    intptr_ = b_.IntType(bits);
+    auto c = [&](uint64_t v) { return b_.UIntConstant(bits, v); };
+    const uint32_t boolean = b_.BoolType();
+    const uint32_t address = b_.Op(spv::Op::OpConvertPtrToU, intptr_, {a_.pointer});
+    offset_ = b_.Op(spv::Op::OpBitwiseAnd, intptr_, {address, c(63)});
+    uint32_t stride = a_.stride;
+    if (b_.TypeBits(a_.index_type) != bits) stride = b_.Op(spv::Op::OpUConvert, intptr_, {stride});
+    pitch_ = b_.Op(spv::Op::OpIMul, intptr_, {stride, c(m_.bits / 8)});
+    auto test = [&](spv::Op op, uint32_t x, uint32_t y) { return b_.Op(op, boolean, {x, y}); };
+    const uint32_t aligned = test(
+        spv::Op::OpIEqual,
+        b_.Op(spv::Op::OpBitwiseAnd, intptr_, {offset_, c(std::max(4u, plan_.element_size) - 1)}),
+        c(0));
+    const uint32_t pitch16 =
+        test(spv::Op::OpIEqual, b_.Op(spv::Op::OpBitwiseAnd, intptr_, {pitch_, c(15)}), c(0));
+    const uint32_t wide = test(spv::Op::OpUGreaterThanEqual, pitch_, c(64));
+    const uint32_t small = test(spv::Op::OpULessThanEqual, pitch_, c(uint64_t{1} << 24));
+    const uint32_t inside =
+        test(spv::Op::OpULessThanEqual,
+             b_.Op(spv::Op::OpIAdd, intptr_, {offset_, c(plan_.row_bytes)}), pitch_);
+    uint32_t all = test(spv::Op::OpLogicalAnd, aligned, pitch16);
+    all = test(spv::Op::OpLogicalAnd, all, wide);
+    all = test(spv::Op::OpLogicalAnd, all, small);
+    return test(spv::Op::OpLogicalAnd, all, inside);
+  }
+
+  // The checked forms: the surface is the Height x Width matrix at Pointer itself (its
+  // out-of-bounds elements read as zero and are not written, as the checked forms want), so
+  // Pointer must be 64-byte aligned; column-major memory swaps the surface's axes.
+  uint32_t CheckChecked() {
+    const uint32_t bits = b_.PointerSizeBits();
+    intptr_ = b_.IntType(bits);
+    const uint32_t u32 = b_.IntType(32);
+    auto c = [&](uint64_t v) { return b_.UIntConstant(bits, v); };
+    auto c32 = [&](uint32_t v) { return b_.UIntConstant(32, v); };
+    const uint32_t boolean = b_.BoolType();
+    auto test = [&](spv::Op op, uint32_t x, uint32_t y) { return b_.Op(op, boolean, {x, y}); };
+    const uint32_t e = plan_.element_size;
+    const uint32_t address = b_.Op(spv::Op::OpConvertPtrToU, intptr_, {a_.pointer});
+    offset_ = c(0);
+    uint32_t stride = a_.stride;
+    if (b_.TypeBits(a_.index_type) != bits) stride = b_.Op(spv::Op::OpUConvert, intptr_, {stride});
+    pitch_ = b_.Op(spv::Op::OpIMul, intptr_, {stride, c(e)});
+    const bool transposed = plan_.op == device::Block2dOp::kLoadTranspose;
+    // Surface columns are the matrix's columns (row-major) or rows (column-major).
+    const uint32_t columns = transposed ? bounds_->height : bounds_->width;
+    surface_rows_ = transposed ? bounds_->width : bounds_->height;
+    x_ = transposed ? bounds_->x : bounds_->y;
+    y_ = transposed ? bounds_->y : bounds_->x;
+    surface_width_ = b_.Op(spv::Op::OpIMul, u32, {columns, c32(e)});
+    const uint32_t wide_width =
+        bits == 32 ? surface_width_ : b_.Op(spv::Op::OpUConvert, intptr_, {surface_width_});
+    std::vector<uint32_t> all = {
+        test(spv::Op::OpIEqual, b_.Op(spv::Op::OpBitwiseAnd, intptr_, {address, c(63)}), c(0)),
+        // Width and Height below 2^24 first, so that Width * e cannot wrap.
+        test(spv::Op::OpULessThan, columns, c32(1u << 22)),
+        test(spv::Op::OpUGreaterThanEqual, surface_width_, c32(64)),
+        test(spv::Op::OpIEqual,
+             b_.Op(spv::Op::OpBitwiseAnd, u32, {surface_width_, c32(std::max(4u, e) - 1)}), c32(0)),
+        test(spv::Op::OpUGreaterThanEqual, surface_rows_, c32(1)),
+        test(spv::Op::OpULessThanEqual, surface_rows_, c32(1u << 24)),
+        test(spv::Op::OpUGreaterThanEqual, pitch_, wide_width),
+        test(spv::Op::OpULessThanEqual, pitch_, c(uint64_t{1} << 24)),
+        test(spv::Op::OpIEqual, b_.Op(spv::Op::OpBitwiseAnd, intptr_, {pitch_, c(15)}), c(0))};
+    if (e <= 2) {
+      all.push_back(
+          test(spv::Op::OpIEqual, b_.Op(spv::Op::OpBitwiseAnd, u32, {x_, c32(4 / e - 1)}), c32(0)));
+    }
+    uint32_t ok = all[0];
+    for (size_t i = 1; i < all.size(); ++i) ok = test(spv::Op::OpLogicalAnd, ok, all[i]);
+    return ok;
+  }
+
+  uint32_t Load() {
+    Surface();
+    std::vector<std::vector<ElementSource>> payloads;
+    for (uint32_t i = 0; i < plan_.blocks.size(); ++i) {
+      const LaneRep rep = MakeLaneRep(b_, m_.component_type, plan_.blocks[i].payload);
+      const uint32_t var = b_.FunctionVariable(rep.type_id);
+      uint32_t dst = var;
+      if (plan_.op == device::Block2dOp::kLoadTransform) {
+        dst = b_.Op(spv::Op::OpBitcast, b_.PointerType(spv::StorageClass::Function, b_.IntType(32)),
+                    {var});
+      }
+      const spv::Op op = plan_.op == device::Block2dOp::kLoadTransform
+                             ? spv::Op::OpSubgroup2DBlockLoadTransformINTEL
+                         : plan_.op == device::Block2dOp::kLoadTranspose
+                             ? spv::Op::OpSubgroup2DBlockLoadTransposeINTEL
+                             : spv::Op::OpSubgroup2DBlockLoadINTEL;
+      Emit(op, plan_.blocks[i], dst, /*load=*/true);
+      payloads.push_back(Elements(b_, rep, b_.Op(spv::Op::OpLoad, rep.type_id, {var})));
+    }
+    std::vector<ElementSource> elements;
+    for (const auto& [i, p] : plan_.sources) elements.push_back(payloads[i][p]);
+    return Assemble(b_, m_.rep, elements);
+  }
+
+  void Store() {
+    Surface();
+    const std::vector<ElementSource> elements = Elements(b_, m_.rep, a_.object);
+    std::vector<std::vector<ElementSource>> payloads(plan_.blocks.size());
+    for (uint32_t i = 0; i < plan_.blocks.size(); ++i) {
+      payloads[i].assign(plan_.blocks[i].payload,
+                         ElementSource{b_.NullConstant(m_.component_type), 0, 0});
+    }
+    for (uint32_t e = 0; e < plan_.sources.size(); ++e) {
+      payloads[plan_.sources[e].first][plan_.sources[e].second] = elements[e];
+    }
+    for (uint32_t i = 0; i < plan_.blocks.size(); ++i) {
+      const LaneRep rep = MakeLaneRep(b_, m_.component_type, plan_.blocks[i].payload);
+      const uint32_t var = b_.FunctionVariable(rep.type_id);
+      b_.Op(spv::Op::OpStore, 0, {var, Assemble(b_, rep, payloads[i])});
+      Emit(spv::Op::OpSubgroup2DBlockStoreINTEL, plan_.blocks[i], var, /*load=*/false);
+    }
+  }
+
+ private:
+  void Surface() {
+    const uint32_t bits = b_.PointerSizeBits();
+    const uint32_t u8 = b_.IntType(8);
+    const uint32_t byte_pointer = b_.PointerType(spv::StorageClass::CrossWorkgroup, u8);
+    const uint32_t bytes = b_.Op(spv::Op::OpBitcast, byte_pointer, {a_.pointer});
+    if (bounds_ != nullptr) {
+      base_ = bytes;
+      pitch32_ = bits == 32 ? pitch_ : b_.Op(spv::Op::OpUConvert, b_.IntType(32), {pitch_});
+      return;
+    }
+    const uint32_t back = b_.Op(spv::Op::OpISub, intptr_, {b_.UIntConstant(bits, 0), offset_});
+    base_ = b_.Op(spv::Op::OpPtrAccessChain, byte_pointer, {bytes, back});
+    const uint32_t u32 = b_.IntType(32);
+    pitch32_ = bits == 32 ? pitch_ : b_.Op(spv::Op::OpUConvert, u32, {pitch_});
+    uint32_t x =
+        b_.Op(spv::Op::OpUDiv, intptr_, {offset_, b_.UIntConstant(bits, plan_.element_size)});
+    x_ = bits == 32 ? x : b_.Op(spv::Op::OpUConvert, u32, {x});
+  }
+
+  void Emit(spv::Op op, const Block& blk, uint32_t private_pointer, bool load) {
+    const uint32_t u32 = b_.IntType(32);
+    auto c = [&](uint32_t v) { return b_.UIntConstant(32, v); };
+    const uint32_t x = blk.x == 0 ? x_ : b_.Op(spv::Op::OpIAdd, u32, {x_, c(blk.x)});
+    uint32_t y = c(blk.y);
+    if (y_ != 0) y = blk.y == 0 ? y_ : b_.Op(spv::Op::OpIAdd, u32, {y_, c(blk.y)});
+    const uint32_t coordinate = b_.Op(spv::Op::OpCompositeConstruct, b_.VectorType(u32, 2), {x, y});
+    const uint32_t width = bounds_ ? surface_width_ : pitch32_;
+    const uint32_t height = bounds_ ? surface_rows_ : c(plan_.memory_rows);
+    ir::Instruction inst(op);
+    for (uint32_t v : {plan_.element_size, plan_.width, plan_.height, plan_.count}) {
+      inst.AddIdOperand(c(v));
+    }
+    if (!load) inst.AddIdOperand(private_pointer);
+    for (uint32_t v : {base_, width, height, pitch32_, coordinate}) {
+      inst.AddIdOperand(v);
+    }
+    if (load) inst.AddIdOperand(private_pointer);
+    b_.Insert(std::move(inst));
+  }
+
+  Builder& b_;
+  const MemoryAccess& a_;
+  const MatrixType& m_;
+  const Plan& plan_;
+  const CheckedBounds* bounds_;
+  uint32_t intptr_ = 0, offset_ = 0, pitch_ = 0, pitch32_ = 0, base_ = 0, x_ = 0, y_ = 0;
+  uint32_t surface_width_ = 0, surface_rows_ = 0;  // the checked forms'
+};
+
+}  // namespace
+
+uint32_t Block2dOrPerLaneLoad(Lowering& l, const MemoryAccess& a) {
+  const std::optional<Plan> plan = MakePlan(l, a);
+  if (!plan) return PerLaneLoad(l, a);
+  Block2dAccess access(l, a, *plan);
+  const uint32_t ok = access.Check();
+  return Choose(
+      l, ok, a.matrix->rep.type_id, [&] { return access.Load(); },
+      [&] { return PerLaneLoad(l, a); });
+}
+
+uint32_t Block2dOrPerElementChecked(Lowering& l, const MemoryAccess& a, const CheckedBounds& bounds,
+                                    const std::function<uint32_t()>& per_element) {
+  std::optional<Plan> plan;
+  if (a.layout != kPacked) plan = MakePlan(l, a);
+  if (!plan) return per_element();
+  Block2dAccess access(l, a, *plan, &bounds);
+  const uint32_t ok = access.CheckChecked();
+  return Choose(
+      l, ok, a.store ? 0 : a.matrix->rep.type_id,
+      [&] {
+        if (!a.store) return access.Load();
+        access.Store();
+        return 0u;
+      },
+      per_element);
+}
+
+bool Block2dOrPerLaneStore(Lowering& l, const MemoryAccess& a) {
+  const std::optional<Plan> plan = MakePlan(l, a);
+  if (!plan) {
+    PerLaneStore(l, a);
+    return true;
+  }
+  Block2dAccess access(l, a, *plan);
+  const uint32_t ok = access.Check();
+  Choose(
+      l, ok, 0,
+      [&] {
+        access.Store();
+        return 0u;
+      },
+      [&] {
+        PerLaneStore(l, a);
+        return 0u;
+      });
+  return true;
+}
+
+}  // namespace xmx::opt::lower_coop
