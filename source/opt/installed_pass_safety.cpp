@@ -1,0 +1,232 @@
+#include "opt/installed_pass_safety.hpp"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+#include <vector>
+
+#include "bridge/bridge.hpp"
+#include "ir/module_info.hpp"
+
+namespace xmx::opt {
+namespace {
+
+using spv::Op;
+
+std::string FunctionName(const ir::ModuleInfo& info, const ir::Function& function) {
+  const std::string name = info.GetName(function.id());
+  return name.empty() ? "%" + std::to_string(function.id()) : "'" + name + "'";
+}
+
+bool IsAccessChain(Op op) {
+  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
+         op == Op::OpInBoundsPtrAccessChain || op == Op::OpCopyObject;
+}
+
+// Instructions a loop-invariant load could be moved past although they change memory.
+bool WritesMemory(const ir::Instruction& inst) {
+  const Op op = inst.opcode();
+  if (op == Op::OpStore || op == Op::OpCopyMemory || op == Op::OpCopyMemorySized ||
+      op == Op::OpFunctionCall || op == Op::OpExtInst) {
+    return true;
+  }
+  const uint32_t value = static_cast<uint32_t>(op);
+  // The atomics (OpAtomicLoad included: conservative) and every instruction of an extension.
+  return (value >= static_cast<uint32_t>(Op::OpAtomicLoad) &&
+          value <= static_cast<uint32_t>(Op::OpAtomicXor)) ||
+         op == Op::OpAtomicFlagTestAndSet || op == Op::OpAtomicFlagClear || value >= 4096;
+}
+
+// The pointer operand of a memory access SPIRV-Tools' MemPass looks through.
+std::optional<uint32_t> AccessedPointer(const ir::Instruction& inst) {
+  switch (inst.opcode()) {
+    case Op::OpLoad:
+    case Op::OpStore:
+      return inst.word(0);
+    case Op::OpCopyMemory:
+    case Op::OpCopyMemorySized:
+      return inst.word(1);  // the source; the target is operand 0 and is checked below
+    default:
+      return std::nullopt;
+  }
+}
+
+class FactFinder {
+ public:
+  explicit FactFinder(const ir::Module& module) : module_(module), info_(module) {
+    for (const ir::Instruction& inst : module.globals()) defs_[inst.result_id()] = &inst;
+    for (const ir::Function& function : module.functions()) {
+      for (const ir::Instruction& param : function.parameters) defs_[param.result_id()] = &param;
+      for (const ir::BasicBlock& block : function.blocks) {
+        for (const ir::Instruction& inst : block.instructions) {
+          if (inst.has_result_id()) defs_[inst.result_id()] = &inst;
+        }
+      }
+    }
+  }
+
+  InstalledPassFacts Find() {
+    InstalledPassFacts facts;
+    facts.has_shader = module_.HasCapability(spv::Capability::Shader);
+    facts.lifted = bridge::HasExtendedContent(module_);
+    facts.stand_in_types = StandInTypes();
+    for (const ir::Function& function : module_.functions()) {
+      if (!facts.deref_of_pointer_in_local && DereferencesPointerInLocal(function)) {
+        facts.deref_of_pointer_in_local = FunctionName(info_, function);
+      }
+      if (!facts.loop_that_writes_memory && HasLoopThatWritesMemory(function)) {
+        facts.loop_that_writes_memory = FunctionName(info_, function);
+      }
+    }
+    return facts;
+  }
+
+ private:
+  const ir::Instruction* Def(uint32_t id) const {
+    auto it = defs_.find(id);
+    return it == defs_.end() ? nullptr : it->second;
+  }
+
+  // Whether `pointer` is a Function variable, possibly behind access chains and copies.
+  bool IsLocalVariable(uint32_t pointer) const {
+    const ir::Instruction* def = Def(pointer);
+    for (int depth = 0; def && IsAccessChain(def->opcode()) && depth < 1000; ++depth) {
+      def = Def(def->word(0));
+    }
+    return def && def->opcode() == Op::OpVariable &&
+           def->word(0) == static_cast<uint32_t>(spv::StorageClass::Function);
+  }
+
+  bool DereferencesPointerInLocal(const ir::Function& function) const {
+    for (const ir::BasicBlock& block : function.blocks) {
+      for (const ir::Instruction& inst : block.instructions) {
+        std::array<std::optional<uint32_t>, 2> pointers{AccessedPointer(inst), std::nullopt};
+        if (inst.opcode() == Op::OpCopyMemory || inst.opcode() == Op::OpCopyMemorySized) {
+          pointers[1] = inst.word(0);
+        }
+        for (const std::optional<uint32_t>& pointer : pointers) {
+          if (!pointer) continue;
+          const ir::Instruction* def = Def(*pointer);
+          if (def && def->opcode() == Op::OpLoad && IsLocalVariable(def->word(0))) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  bool HasLoopThatWritesMemory(const ir::Function& function) const {
+    std::unordered_map<uint32_t, size_t> position;
+    std::vector<const ir::BasicBlock*> blocks;
+    for (const ir::BasicBlock& block : function.blocks) {
+      position[block.id()] = blocks.size();
+      blocks.push_back(&block);
+    }
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      const ir::Instruction* terminator = blocks[i]->terminator();
+      if (!terminator) continue;
+      for (size_t k = 0; k < terminator->num_operands(); ++k) {
+        const ir::OperandView op = terminator->operand(k);
+        if (op.kind != grammar::OperandKindId::kIdRef) continue;
+        auto target = position.find(op.word());
+        if (target == position.end() || target->second > i) continue;
+        // A back edge: the blocks from its target to here hold the loop (blocks of a function
+        // come after their dominators, so a loop's body lies between its header and latch).
+        for (size_t b = target->second; b <= i; ++b) {
+          if (std::ranges::any_of(blocks[b]->instructions, WritesMemory)) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  std::optional<std::string> StandInTypes() const {
+    std::vector<std::string> kinds;
+    auto add = [&kinds](const char* kind) {
+      if (std::ranges::find(kinds, kind) == kinds.end()) kinds.emplace_back(kind);
+    };
+    for (const ir::Instruction& inst : module_.globals()) {
+      if (inst.opcode() == Op::OpTypeCooperativeMatrixKHR) add("cooperative matrices");
+      if (inst.opcode() == Op::OpTypeFloat && inst.num_operands() > 1) add("bfloat16 values");
+      if (inst.opcode() == Op::OpTypeInt && inst.word(0) == 4) add("4-bit integers");
+    }
+    if (kinds.empty()) return std::nullopt;
+    std::string text = kinds[0];
+    for (size_t i = 1; i < kinds.size(); ++i) text += " and " + kinds[i];
+    return text;
+  }
+
+  const ir::Module& module_;
+  ir::ModuleInfo info_;
+  std::unordered_map<uint32_t, const ir::Instruction*> defs_;
+};
+
+bool IsOneOf(std::string_view name, std::initializer_list<std::string_view> names) {
+  return std::ranges::find(names, name) != names.end();
+}
+
+}  // namespace
+
+InstalledPassFacts ComputeInstalledPassFacts(const ir::Module& module) {
+  return FactFinder(module).Find();
+}
+
+std::optional<std::string> WhyUnsafe(std::string_view name, const InstalledPassFacts& facts) {
+  // Passes that track what a local variable holds through MemPass, whose pointer lookup takes
+  // `*p` for the local `p` when p was loaded from it (issue 12: invalid or wrong code).
+  if (facts.deref_of_pointer_in_local &&
+      IsOneOf(name, {"ssa-rewrite", "eliminate-local-multi-store", "eliminate-local-single-block",
+                     "eliminate-local-single-store", "convert-local-access-chains",
+                     "scalar-replacement", "copy-propagate-arrays"})) {
+    return "the installed SPIRV-Tools takes a load or store through a pointer kept in a local "
+           "variable for an access of that variable (it rewrites `*p` as `p`), and function " +
+           *facts.deref_of_pointer_in_local + " has one";
+  }
+  if (facts.loop_that_writes_memory && name == "loop-invariant-code-motion") {
+    return "the installed SPIRV-Tools hoists loads out of loops without checking the loop's "
+           "stores to the same memory (a counter kept in memory is read once and the loop never "
+           "ends), and function " +
+           *facts.loop_that_writes_memory + " has a loop that writes memory";
+  }
+  if (!facts.has_shader && IsOneOf(name, {"relax-float-ops"})) {
+    return "it adds RelaxedPrecision decorations, which need the Shader capability this module "
+           "does not declare";
+  }
+  if (facts.lifted && IsOneOf(name, {"compact-ids", "remove-duplicates"})) {
+    return "it renumbers or merges ids, and the module's extended instructions reach the "
+           "installed SPIRV-Tools as calls and stand-ins recorded by id";
+  }
+  if (facts.stand_in_types && !IsOneOf(name, {"strip-debug",
+                                              "strip-nonsemantic",
+                                              "strip-reflect",
+                                              "eliminate-dead-functions",
+                                              "eliminate-dead-branches",
+                                              "merge-blocks",
+                                              "cfg-cleanup",
+                                              "merge-return",
+                                              "wrap-opkill",
+                                              "eliminate-dead-variables",
+                                              "eliminate-dead-const",
+                                              "flatten-decorations",
+                                              "freeze-spec-const",
+                                              "inline-entry-points-exhaustive",
+                                              "private-to-local",
+                                              "eliminate-dead-code-aggressive",
+                                              "eliminate-local-single-block",
+                                              "eliminate-local-single-store",
+                                              "eliminate-local-multi-store",
+                                              "ssa-rewrite",
+                                              "local-redundancy-elimination",
+                                              "redundancy-elimination",
+                                              "remove-unused-interface-variables",
+                                              "upgrade-memory-model"})) {
+    // The passes above move, merge or delete whole values and blocks; the others fold values or
+    // split composites, which on a stand-in would follow the stand-in's meaning (a one-member
+    // struct is not a matrix, a half is not a bfloat16).
+    return "the module has " + *facts.stand_in_types +
+           ", which the installed SPIRV-Tools does not know and sees as stand-in types; the pass "
+           "folds values or splits composites by the stand-in's meaning";
+  }
+  return std::nullopt;
+}
+
+}  // namespace xmx::opt

@@ -1,0 +1,32 @@
+// Our passes, one row each (flag, device argument, help, function). Each pass lives in its own
+// file in source/opt/ and declares its function in passes.hpp.
+#include "opt/pass_registry.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "opt/passes.hpp"
+
+namespace xmx::opt {
+namespace {
+
+using Device = PassInfo::DeviceArgument;
+
+constexpr std::array kPasses = {
+    PassInfo{"upgrade-builtin-calls", Device::kNone,
+             "Replace calls of imported built-ins that stand for an instruction (the 2D block, "
+             "matrix, shuffle and block IO built-ins clang-15 + llvm-spirv-15 and llc-22 leave "
+             "as calls) by the instruction, adding its capabilities and extensions.",
+             UpgradeBuiltinCallsPass},
+};
+
+}  // namespace
+
+std::span<const PassInfo> OurPasses() { return kPasses; }
+
+const PassInfo* FindOurPass(std::string_view flag) {
+  auto it = std::ranges::find(kPasses, flag, &PassInfo::flag);
+  return it == kPasses.end() ? nullptr : &*it;
+}
+
+}  // namespace xmx::opt

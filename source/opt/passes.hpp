@@ -1,0 +1,11 @@
+// The functions of our passes (one file each in source/opt/), registered in pass_registry.cpp.
+#pragma once
+
+#include "opt/pass.hpp"
+
+namespace xmx::opt {
+
+// upgrade_builtin_calls.cpp
+PassStatus UpgradeBuiltinCallsPass(ir::Module& module, PassContext& context);
+
+}  // namespace xmx::opt

@@ -1,0 +1,232 @@
+#include "opt/spirv_tools_passes.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "bridge/bridge.hpp"
+#include "spirv-tools/optimizer.hpp"
+
+namespace xmx::opt {
+namespace {
+
+using spv::Op;
+
+Diagnostic Error(std::string message) {
+  Diagnostic d;
+  d.severity = Severity::kError;
+  d.message = std::move(message);
+  return d;
+}
+
+// A declaration given a placeholder body for the optimizer's run.
+struct Stub {
+  uint32_t function_id;
+  uint32_t control;  // the function control it had
+};
+
+struct StubRecord {
+  std::vector<Stub> stubs;
+  std::vector<bridge::SetAside> linkage;  // its Import decorations, taken out meanwhile
+  uint32_t bound_before = 0;
+  uint32_t bound_after = 0;
+};
+
+bool IsLinkageDecorationOf(const ir::Instruction& inst, const std::unordered_set<uint32_t>& ids) {
+  return inst.opcode() == Op::OpDecorate && inst.num_operands() >= 2 &&
+         inst.word(1) == static_cast<uint32_t>(spv::Decoration::LinkageAttributes) &&
+         ids.count(inst.word(0)) != 0;
+}
+
+// Every declaration gets `OpLabel; OpUnreachable` and DontInline (which the installed inliner
+// honours), and loses its Import linkage (a definition cannot be imported). The installed passes
+// do no interprocedural reasoning beyond inlining, so a call keeps its meaning.
+StubRecord AddStubs(ir::Module& module) {
+  StubRecord record;
+  record.bound_before = module.header().bound;
+  std::unordered_set<uint32_t> ids;
+  for (ir::Function& function : module.functions()) {
+    if (!function.IsDeclaration()) continue;
+    const uint32_t control = function.def.word(0);
+    record.stubs.push_back({function.id(), control});
+    ids.insert(function.id());
+    function.def.SetWord(0, control | static_cast<uint32_t>(spv::FunctionControl::DontInline));
+    ir::BasicBlock body;
+    body.label = ir::Instruction(Op::OpLabel, 0, module.TakeNextId());
+    body.instructions.emplace_back(Op::OpUnreachable);
+    function.blocks.push_back(std::move(body));
+  }
+  size_t position = 0;
+  for (auto it = module.annotations().begin(); it != module.annotations().end(); ++position) {
+    if (IsLinkageDecorationOf(*it, ids)) {
+      record.linkage.push_back({position, std::move(*it)});
+      it = module.annotations().erase(it);
+    } else {
+      ++it;
+    }
+  }
+  record.bound_after = module.header().bound;
+  return record;
+}
+
+void RemoveStubs(ir::Module& module, const StubRecord& record) {
+  std::unordered_map<uint32_t, uint32_t> control;
+  for (const Stub& stub : record.stubs) control.emplace(stub.function_id, stub.control);
+  std::unordered_set<uint32_t> remaining;
+  std::list<ir::Function> declarations;
+  for (auto it = module.functions().begin(); it != module.functions().end();) {
+    auto found = control.find(it->id());
+    if (found == control.end()) {
+      ++it;
+      continue;
+    }
+    it->blocks.clear();
+    it->def.SetWord(0, found->second);
+    remaining.insert(it->id());
+    declarations.splice(declarations.end(), module.functions(), it++);
+  }
+  // Declarations come before every definition (SPIR-V 2.4), in the order they had.
+  declarations.sort([&record](const ir::Function& a, const ir::Function& b) {
+    auto index = [&record](uint32_t id) {
+      return std::ranges::find(record.stubs, id, &Stub::function_id) - record.stubs.begin();
+    };
+    return index(a.id()) < index(b.id());
+  });
+  module.functions().splice(module.functions().begin(), declarations);
+  for (const bridge::SetAside& item : record.linkage) {
+    if (!remaining.count(item.inst.word(0))) continue;  // the optimizer removed the function
+    auto it = module.annotations().begin();
+    for (size_t i = 0; i < item.position && it != module.annotations().end(); ++i) ++it;
+    module.annotations().insert(it, item.inst);
+  }
+  if (module.header().bound == record.bound_after) module.header().bound = record.bound_before;
+}
+
+// Decorations and execution modes of ids the optimizer removed (the bridge set them aside, so
+// the optimizer could not remove them with their target).
+void RemoveDanglingAnnotations(ir::Module& module) {
+  std::unordered_set<uint32_t> defined;
+  module.ForEachInstruction([&defined](const ir::Instruction& inst) {
+    if (inst.has_result_id()) defined.insert(inst.result_id());
+  });
+  auto dangling = [&defined](const ir::Instruction& inst) {
+    switch (inst.opcode()) {
+      case Op::OpDecorate:
+      case Op::OpDecorateId:
+      case Op::OpDecorateString:
+      case Op::OpMemberDecorate:
+      case Op::OpMemberDecorateString:
+      case Op::OpExecutionMode:
+      case Op::OpExecutionModeId:
+        return inst.num_operands() > 0 && !defined.count(inst.word(0));
+      default:
+        return false;
+    }
+  };
+  module.annotations().remove_if(dangling);
+  module.execution_modes().remove_if(dangling);
+}
+
+std::string Trimmed(std::string flag) {
+  if (flag.rfind("--", 0) == 0) flag.erase(0, 2);
+  return flag;
+}
+
+}  // namespace
+
+bool IsInstalledPassFlag(const std::string& flag, std::string* error) {
+  spvtools::Optimizer optimizer(SPV_ENV_UNIVERSAL_1_5);
+  std::string said;
+  optimizer.SetMessageConsumer(
+      [&said](spv_message_level_t, const char*, const spv_position_t&, const char* message) {
+        if (said.empty()) said = message;
+      });
+  if (flag.rfind("--", 0) != 0 && flag != "-O" && flag != "-Os") {
+    if (error) *error = "unknown flag '" + flag + "'";
+    return false;
+  }
+  if (optimizer.RegisterPassFromFlag(flag)) return true;
+  if (error) *error = said.empty() ? "unknown flag '" + flag + "'" : said;
+  return false;
+}
+
+std::vector<std::string> InstalledPassNames(const std::string& flag) {
+  spvtools::Optimizer optimizer(SPV_ENV_UNIVERSAL_1_5);
+  optimizer.SetMessageConsumer(
+      [](spv_message_level_t, const char*, const spv_position_t&, const char*) {});
+  if (!optimizer.RegisterPassFromFlag(flag)) return {};
+  std::vector<std::string> names;
+  for (const char* name : optimizer.GetPassNames()) names.emplace_back(name);
+  // A single pass's name may differ from its flag's spelling of the argument; keep the flag.
+  if (names.size() == 1 && flag.rfind("--", 0) == 0) return {Trimmed(flag)};
+  return names;
+}
+
+PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> flags,
+                              const std::string& what, const InstalledRunOptions& options,
+                              std::vector<Diagnostic>& diagnostics) {
+  Diagnostic lift_error;
+  std::optional<bridge::LiftedModule> lifted;
+  if (bridge::HasExtendedContent(module)) {
+    lifted = bridge::Lift(module, &lift_error);
+    if (!lifted) {
+      diagnostics.push_back(Error(what +
+                                  ": the module cannot be handed to the installed "
+                                  "SPIRV-Tools: " +
+                                  lift_error.message));
+      return PassStatus::kFailed;
+    }
+  }
+  ir::Module working = lifted ? std::move(lifted->module) : module;
+  const StubRecord stubs = AddStubs(working);
+  const std::vector<uint32_t> before = working.ToWords();
+
+  spvtools::Optimizer optimizer(options.target_env);
+  std::string complaint;
+  optimizer.SetMessageConsumer([&complaint](spv_message_level_t level, const char*,
+                                            const spv_position_t&, const char* message) {
+    if (level <= SPV_MSG_ERROR && complaint.empty()) complaint = message;
+  });
+  for (const std::string& flag : flags) {
+    if (!optimizer.RegisterPassFromFlag(flag)) {
+      diagnostics.push_back(Error(flag + ": not a pass of the installed SPIRV-Tools"));
+      return PassStatus::kFailed;
+    }
+  }
+  if (options.time_report) optimizer.SetTimeReport(options.time_report);
+  spvtools::OptimizerOptions run_options;
+  run_options.set_run_validator(false);  // the driver validates with our validator
+  run_options.set_preserve_bindings(options.preserve_bindings);
+  run_options.set_preserve_spec_constants(options.preserve_spec_constants);
+  if (options.max_id_bound) run_options.set_max_id_bound(*options.max_id_bound);
+  std::vector<uint32_t> after;
+  if (!optimizer.Run(before.data(), before.size(), &after, run_options)) {
+    diagnostics.push_back(Error(what + " failed" + (complaint.empty() ? "" : ": " + complaint)));
+    return PassStatus::kFailed;
+  }
+  if (after == before) return PassStatus::kUnchanged;
+
+  Diagnostic error;
+  std::optional<ir::Module> optimized = ir::Module::FromWords(after, &error);
+  if (!optimized) {
+    diagnostics.push_back(
+        Error(what + " wrote a module that cannot be read back: " + error.message));
+    return PassStatus::kFailed;
+  }
+  RemoveStubs(*optimized, stubs);
+  if (lifted) {
+    if (!bridge::Lower(*optimized, lifted->record, &error)) {
+      diagnostics.push_back(Error(what +
+                                  ": the extended instructions cannot be restored after "
+                                  "the installed SPIRV-Tools rewrote the module: " +
+                                  error.message));
+      return PassStatus::kFailed;
+    }
+    RemoveDanglingAnnotations(*optimized);
+  }
+  if (optimized->ToWords() == module.ToWords()) return PassStatus::kUnchanged;
+  module = std::move(*optimized);
+  return PassStatus::kChanged;
+}
+
+}  // namespace xmx::opt
