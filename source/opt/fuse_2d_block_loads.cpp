@@ -10,6 +10,7 @@
 
 #include "ir/module_info.hpp"
 #include "opt/module_builder.hpp"
+#include "opt/passes.hpp"
 
 namespace xmx::opt {
 namespace {

@@ -33,8 +33,7 @@
 
 namespace xmx::opt {
 
-PassStatus Fuse2dBlockLoads(ir::Module& module, PassContext& context);
-
+// The pass itself: Fuse2dBlockLoads in passes.hpp.
 namespace fuse_detail {
 
 // A 32- or 64-bit integer seen as symbol + offset. symbol 0 is a constant (the value is

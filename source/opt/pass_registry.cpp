@@ -18,6 +18,11 @@ constexpr std::array kPasses = {
              "matrix, shuffle and block IO built-ins clang-15 + llvm-spirv-15 and llc-22 leave "
              "as calls) by the instruction, adding its capabilities and extensions.",
              UpgradeBuiltinCallsPass},
+    PassInfo{"fuse-2d-block-loads", Device::kOptional,
+             "Join 2D block loads and prefetches of one surface whose blocks lie side by side "
+             "into one with Block Count 2 or 4, where the device's table (default: opencl) has "
+             "that row.",
+             Fuse2dBlockLoads},
 };
 
 }  // namespace

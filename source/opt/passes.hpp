@@ -8,4 +8,7 @@ namespace xmx::opt {
 // upgrade_builtin_calls.cpp
 PassStatus UpgradeBuiltinCallsPass(ir::Module& module, PassContext& context);
 
+// fuse_2d_block_loads.cpp
+PassStatus Fuse2dBlockLoads(ir::Module& module, PassContext& context);
+
 }  // namespace xmx::opt

@@ -7,8 +7,9 @@ usage: check_pass.py --opt XMX_OPT --val XMX_VAL --run XMX_RUN --dis XMX_DIS
                      [--expect OPCODE:COUNT=N ...] [--expect-absent OPCODE ...]
                      [--expect-unchanged] [--no-run]
 
-1. `XMX_OPT FLAG IN.spv -o DIR/out.spv` must succeed (FLAG is the whole pass flag, e.g.
-   --fuse-2d-block-loads=pvc).
+1. `XMX_OPT --device INPUT_DEVICE FLAG IN.spv -o DIR/out.spv` must succeed (FLAG is the whole
+   pass flag, e.g. --fuse-2d-block-loads=pvc; xmx-opt validates input and output on
+   INPUT_DEVICE, which is --input-device when given, else --device).
 2. `XMX_VAL --device DEVICE DIR/out.spv` must accept the output.
 3. Unless --no-run: the launch (a run description in the format of `xmx-run --run`, without
    "module", dumps named by bare file names) runs on the input and on the output with
@@ -119,7 +120,8 @@ def main():
     shutil.rmtree(a.out, ignore_errors=True)
     os.makedirs(a.out)
     output = os.path.join(a.out, "out.spv")
-    run([a.opt, a.pass_flag, a.module, "-o", output], "the pass")
+    run([a.opt, "--device", a.input_device or a.device, a.pass_flag, a.module, "-o", output],
+        "the pass")
     run([a.val, "--device", a.device, output], "xmx-val on the output")
 
     with open(a.module, "rb") as f:
