@@ -44,6 +44,12 @@ ModuleBuilder::ModuleBuilder(ir::Module& module) : module_(module) {
       case spv::Op::OpTypePointer:
         pointer_types_.emplace(std::pair{inst.word(0), inst.word(1)}, id);
         break;
+      case spv::Op::OpTypeFunction: {
+        std::vector<uint32_t> key;
+        for (size_t i = 0; i < inst.num_operands(); ++i) key.push_back(inst.word(i));
+        function_types_.emplace(std::move(key), id);
+        break;
+      }
       case spv::Op::OpConstantTrue:
         if (inst.result_type_id() == bool_type_ && true_ == 0) true_ = id;
         break;
@@ -142,6 +148,32 @@ uint32_t ModuleBuilder::PointerType(spv::StorageClass storage_class, uint32_t po
       AddGlobal(spv::Op::OpTypePointer, 0, {static_cast<uint32_t>(storage_class), pointee},
                 {OperandKindId::kStorageClass, OperandKindId::kIdRef});
   if (id != 0) pointer_types_.emplace(key, id);
+  return id;
+}
+
+uint32_t ModuleBuilder::FunctionType(uint32_t return_type,
+                                     const std::vector<uint32_t>& parameter_types) {
+  std::vector<uint32_t> key{return_type};
+  key.insert(key.end(), parameter_types.begin(), parameter_types.end());
+  if (auto it = function_types_.find(key); it != function_types_.end()) return it->second;
+  const uint32_t id = NewId();
+  if (id == 0) return 0;
+  ir::Instruction inst(spv::Op::OpTypeFunction, 0, id);
+  for (uint32_t type : key) inst.AddIdOperand(type);
+  module_.globals().push_back(std::move(inst));
+  function_types_.emplace(std::move(key), id);
+  return id;
+}
+
+uint32_t ModuleBuilder::SplatConstant(uint32_t vector_type, uint32_t count, uint32_t component) {
+  const std::pair key{vector_type, component};
+  if (auto it = splats_.find(key); it != splats_.end()) return it->second;
+  const uint32_t id = NewId();
+  if (id == 0) return 0;
+  ir::Instruction inst(spv::Op::OpConstantComposite, vector_type, id);
+  for (uint32_t i = 0; i < count; ++i) inst.AddIdOperand(component);
+  module_.globals().push_back(std::move(inst));
+  splats_.emplace(key, id);
   return id;
 }
 

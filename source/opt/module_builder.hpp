@@ -34,6 +34,7 @@ class ModuleBuilder {
   uint32_t VectorType(uint32_t component_type, uint32_t count);
   uint32_t ArrayType(uint32_t element_type, uint32_t length);
   uint32_t PointerType(spv::StorageClass storage_class, uint32_t pointee);
+  uint32_t FunctionType(uint32_t return_type, const std::vector<uint32_t>& parameter_types);
 
   // OpConstant of an integer type of `width` bits (low `width` bits of `value`).
   uint32_t IntConstant(uint32_t width, uint64_t value);
@@ -41,6 +42,9 @@ class ModuleBuilder {
   uint32_t BoolConstant(bool value);
 
   void RequireCapability(spv::Capability capability);
+
+  // An OpConstantComposite of a vector type, every component `component`.
+  uint32_t SplatConstant(uint32_t vector_type, uint32_t count, uint32_t component);
 
   // A function-scope variable of `pointee` type, declared after the other variables at the top of
   // the function's first block. Returns the variable's id.
@@ -58,8 +62,10 @@ class ModuleBuilder {
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> vector_types_;
   std::map<std::pair<uint32_t, uint64_t>, uint32_t> array_types_;  // (element, length)
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> pointer_types_;
+  std::map<std::vector<uint32_t>, uint32_t> function_types_;         // return type, parameter types
   std::map<std::pair<uint32_t, uint64_t>, uint32_t> int_constants_;  // (type, value)
   std::map<uint32_t, uint64_t> constant_values_;                     // 32-bit int id -> value
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> splats_;         // (vector type, component)
 };
 
 }  // namespace xmx::opt

@@ -23,6 +23,11 @@ constexpr std::array kPasses = {
              "into one with Block Count 2 or 4, where the device's table (default: opencl) has "
              "that row.",
              Fuse2dBlockLoads},
+    PassInfo{"emulate-xmx", Device::kRequired,
+             "Rewrite the matrix instruction and the 2D block instructions DEVICE does not "
+             "support as core SPIR-V (subgroup broadcasts, loads, stores, loops, integer "
+             "arithmetic) computing the same results, xmx-run's exact float model included.",
+             EmulateXmx},
 };
 
 }  // namespace

@@ -11,4 +11,7 @@ PassStatus UpgradeBuiltinCallsPass(ir::Module& module, PassContext& context);
 // fuse_2d_block_loads.cpp
 PassStatus Fuse2dBlockLoads(ir::Module& module, PassContext& context);
 
+// emulate_xmx.cpp
+PassStatus EmulateXmx(ir::Module& module, PassContext& context);
+
 }  // namespace xmx::opt
