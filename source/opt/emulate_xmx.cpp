@@ -81,7 +81,7 @@ using emulate_detail::EmulationContext;
 
 Diagnostic PassError(const ir::Instruction* inst, std::string message) {
   Diagnostic d;
-  d.message = "--emulate-xmx: " + std::move(message);
+  d.message = std::move(message);
   if (inst != nullptr && inst->source_index() != ir::Instruction::kNotFromBinary) {
     d.instruction_index = inst->source_index();
     d.word_offset = inst->source_word_offset();

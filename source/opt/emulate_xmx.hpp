@@ -95,7 +95,4 @@ inline constexpr FloatFormat kFloat32{32, 8, 23, 127, 0x7FC00000u};
 inline constexpr FloatFormat kFloat16{16, 5, 10, 15, 0x7E00u};
 inline constexpr FloatFormat kBFloat16{16, 8, 7, 127, 0x7FC0u};
 
-// Writes into `code` the exact float multiply-accumulate of one row: see emulate_xmx_exact.cpp.
-struct ExactRowInputs;
-
 }  // namespace xmx::opt::emulate_detail

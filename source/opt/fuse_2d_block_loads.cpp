@@ -356,7 +356,7 @@ PassStatus Fuse2dBlockLoads(ir::Module& module, PassContext& context) {
   if (profile == nullptr) profile = device::FindBuiltinProfile(device::kDefaultProfileName);
   if (profile == nullptr) {
     Diagnostic d;
-    d.message = "--fuse-2d-block-loads: no device profile";
+    d.message = "no device profile";
     context.diagnostics.push_back(std::move(d));
     return PassStatus::kFailed;
   }
@@ -368,7 +368,7 @@ PassStatus Fuse2dBlockLoads(ir::Module& module, PassContext& context) {
   if (fuser.out_of_ids()) {
     module = original;
     Diagnostic d;
-    d.message = "--fuse-2d-block-loads: the module's id bound leaves no id for the fused loads";
+    d.message = "the module's id bound leaves no id for the fused loads";
     context.diagnostics.push_back(std::move(d));
     return PassStatus::kFailed;
   }

@@ -1,0 +1,62 @@
+# --emulate-xmx (source/opt/emulate_xmx*.cpp): modules made for pvc (test/opt/emulate/src and
+# test/opt/fuse/src, built by test/opt/fuse/build.sh; one corpus module) emulated for a device
+# without the instructions, validated for that device, and run by xmx-run before (on the device
+# they were made for) and after (on the target device) with byte-identical dumps
+# (test/opt/fuse/check_pass.py). The float tests use make_inputs.py's data, whose sums need the
+# exact model: xmx-run's --mma-fp ordered gives other bits on them.
+if(TARGET xmx-opt)
+  set(XMX_EMULATE_DIR ${CMAKE_SOURCE_DIR}/test/opt/emulate)
+  set(XMX_FUSE_DIR ${CMAKE_SOURCE_DIR}/test/opt/fuse)
+  set(emulate_check ${Python3_EXECUTABLE} ${XMX_FUSE_DIR}/check_pass.py
+      --opt $<TARGET_FILE:xmx-opt> --val $<TARGET_FILE:xmx-val> --run $<TARGET_FILE:xmx-run>
+      --dis $<TARGET_FILE:xmx-dis>)
+  set(no_2d_block --expect-absent OpSubgroup2DBlockLoadINTEL
+      --expect-absent OpSubgroup2DBlockLoadTransformINTEL
+      --expect-absent OpSubgroup2DBlockLoadTransposeINTEL
+      --expect-absent OpSubgroup2DBlockPrefetchINTEL --expect-absent OpSubgroup2DBlockStoreINTEL)
+  set(no_matrix --expect-absent OpSubgroupMatrixMultiplyAccumulateINTEL)
+  # name, module, run description, target device, input device, expectations...
+  function(xmx_emulate_test name module launch device input_device)
+    add_test(NAME opt.emulate.${name}.${device}
+             COMMAND ${emulate_check} --pass=--emulate-xmx=${device} --device ${device}
+                     --input-device ${input_device} --module ${module} --launch ${launch}
+                     --out ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/${name}.${device} ${ARGN})
+  endfunction()
+
+  # 2D block IO on dg2, which has none: plain, transformed (8- and 16-bit) and transposed loads
+  # of every Block Count, partly out of bounds; every store row of pvc's table; prefetches.
+  foreach(module fuse_e2_x4 fuse_int8_x4 nofuse_barriers)
+    xmx_emulate_test(block2d_${module} ${XMX_FUSE_DIR}/spv/${module}.llc22.O2.spv
+                     ${XMX_FUSE_DIR}/${module}.json dg2 pvc ${no_2d_block})
+  endforeach()
+  xmx_emulate_test(block2d_store ${XMX_EMULATE_DIR}/spv/emu_block2d_store.llc22.O2.spv
+                   ${XMX_EMULATE_DIR}/emu_block2d_store.json dg2 pvc ${no_2d_block})
+  # The matrix instruction at subgroup size 16 on dg2 (whose rows are for 8 only): int8 and int4
+  # of every signedness, fp16 and bf16 with float, half and bf16 accumulators, M = 1 .. 8.
+  xmx_emulate_test(mma_int ${XMX_EMULATE_DIR}/spv/emu_mma_int.llc22.O2.spv
+                   ${XMX_EMULATE_DIR}/emu_mma_int.json dg2 pvc ${no_matrix})
+  xmx_emulate_test(mma_float ${XMX_EMULATE_DIR}/spv/emu_mma_float.llc22.O2.spv
+                   ${XMX_EMULATE_DIR}/emu_mma_float.json dg2 pvc ${no_matrix})
+  # The bf16 GEMM: 2D block loads, prefetches, stores and the matrix instruction all emulated.
+  xmx_emulate_test(gemm_bf16 ${XMX_FUSE_DIR}/spv/fuse_gemm_bf16.llc22.O2.spv
+                   ${XMX_EMULATE_DIR}/emu_gemm_bf16.json dg2 pvc ${no_2d_block} ${no_matrix})
+  # Subgroup size 8 (A with four int8 per component) on pvc, which has no such rows; the kernel's
+  # subgroup size is not one of pvc's, so both sides validate and run as OpenCL.
+  add_test(NAME opt.emulate.mma_int8_sg8.pvc
+           COMMAND ${emulate_check} --pass=--emulate-xmx=pvc --device opencl
+                   --module ${CMAKE_SOURCE_DIR}/test/corpus/spv/xmx_int8_sg8.llc22.O2.spv
+                   --launch ${XMX_EMULATE_DIR}/xmx_int8_sg8.json
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/mma_int8_sg8.pvc ${no_matrix})
+  # What the device has stays as it is.
+  xmx_emulate_test(gemm_bf16_native ${XMX_FUSE_DIR}/spv/fuse_gemm_bf16.llc22.O2.spv
+                   ${XMX_EMULATE_DIR}/emu_gemm_bf16.json pvc pvc --expect-unchanged --no-run)
+  # Forms the pass does not emulate (tf32 here) fail with exit 1, naming the instruction.
+  add_test(NAME opt.emulate.refuses_tf32
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
+                   "cannot emulate OpSubgroupMatrixMultiplyAccumulateINTEL for device dg2: Matrix A holds tf32"
+                   -- $<TARGET_FILE:xmx-opt> --skip-validation --emulate-xmx=dg2
+                   ${CMAKE_SOURCE_DIR}/test/corpus/spv/xmx_tf32.llc22.O2.spv
+                   -o ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/refused_tf32.spv)
+  add_test(NAME opt.emulate.inputs
+           COMMAND ${Python3_EXECUTABLE} ${XMX_EMULATE_DIR}/make_inputs.py --check)
+endif()
