@@ -79,6 +79,10 @@ namespace {
 
 using emulate_detail::EmulationContext;
 
+constexpr const char* kUnfixedSubgroupSize =
+    "the subgroup size of the function is not fixed (every kernel reaching it needs the same "
+    "OpExecutionMode SubgroupSize)";
+
 Diagnostic PassError(const ir::Instruction* inst, std::string message) {
   Diagnostic d;
   d.message = std::move(message);
@@ -270,6 +274,33 @@ PassStatus EmulateXmx(ir::Module& module, PassContext& context) {
         auto next = std::next(it);
         const std::optional<device::Block2dOp> op = Block2dOpOf(it->opcode());
         const bool is_matrix = it->opcode() == spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL;
+        if (const std::optional<device::SubgroupTypeQuery> query =
+                emulate_detail::SubgroupTypeQueryOf(emulation, *it)) {
+          const device::MatchStatus status = device::MatchSubgroupType(profile, *query).status;
+          if (Accepted(status) || status == device::MatchStatus::kCoreRules) {
+            it = next;
+            continue;
+          }
+          std::string why_not;
+          if (it->opcode() == spv::Op::OpSubgroupImageBlockReadINTEL ||
+              it->opcode() == spv::Op::OpSubgroupImageBlockWriteINTEL) {
+            why_not = "image block IO is not emulated";
+          } else if (subgroup_size == 0) {
+            why_not = kUnfixedSubgroupSize;
+          } else if (emulate_detail::EmulateNarrowSubgroupOp(emulation, function, block, it,
+                                                             subgroup_size, &why_not)) {
+            changed = true;
+            it = next;
+            continue;
+          }
+          Diagnostic error =
+              PassError(&*it, "cannot emulate the " + std::to_string(query->bits) + "-bit " +
+                                  std::string(device::SubgroupOpName(query->op)) + " for device " +
+                                  profile.name + ": " + why_not);
+          module = original;
+          context.diagnostics.push_back(std::move(error));
+          return PassStatus::kFailed;
+        }
         if (!op && !is_matrix) {
           it = next;
           continue;

@@ -1,5 +1,6 @@
-// --emulate-xmx=DEVICE: what DEVICE lacks of the matrix instruction and 2D block IO becomes core
-// SPIR-V with the same results, so that the kernel runs where those instructions do not exist.
+// --emulate-xmx=DEVICE: what DEVICE lacks of the matrix instruction, 2D block IO and the 8- and
+// 16-bit subgroup typings becomes core SPIR-V with the same results, so that the kernel runs where
+// those instructions do not exist.
 //
 // * 2D block IO (SPEC-NOTES A.5, A.6, DECISIONS 4, 5): a load, load-transform, load-transpose or
 //   store the device's table does not list (every one on a device without the extension) becomes
@@ -19,7 +20,11 @@
 //   of both signs give the format's canonical quiet NaN, another infinity that infinity; an
 //   exactly zero sum is +0 unless every term is -0.
 //
-// Both need the subgroup size of the function they are in: every kernel reaching it must fix the
+// * The 8- and 16-bit typings of the Intel shuffles and buffer block IO and of the subgroup
+//   OpGroupBroadcast / IAdd / min / max (SPEC-NOTES C.4), where the device's subgroup table has
+//   no row for them: see emulate_xmx_subgroups.cpp. Image block IO at these widths is refused.
+//
+// All need the subgroup size of the function they are in: every kernel reaching it must fix the
 // same one with OpExecutionMode SubgroupSize (a function no kernel reaches never runs and is
 // written for the size the module's kernels fix). Otherwise, or for a form not covered (the
 // paired subgroup-size-32 matrix form, tf32, float8 and float4 data), the pass fails naming the
@@ -28,6 +33,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,6 +88,15 @@ bool EmulateBlock2d(EmulationContext& context, ir::Function& function, ir::Basic
 bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::BasicBlock& block,
                       ir::InstructionList::iterator inst, uint32_t subgroup_size,
                       std::string* why_not);
+
+// The 8- and 16-bit subgroup typings (emulate_xmx_subgroups.cpp): the query a device's
+// subgroup table answers for `inst`, when it is such an instruction at such a width.
+std::optional<device::SubgroupTypeQuery> SubgroupTypeQueryOf(const EmulationContext& context,
+                                                             const ir::Instruction& inst);
+// Replaces it by its 32-bit form, or by plain loads and stores.
+bool EmulateNarrowSubgroupOp(EmulationContext& context, ir::Function& function,
+                             ir::BasicBlock& block, ir::InstructionList::iterator inst,
+                             uint32_t subgroup_size, std::string* why_not);
 
 // The float formats the matrix emulation reads and writes, as bit fields.
 struct FloatFormat {

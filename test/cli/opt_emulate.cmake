@@ -47,6 +47,27 @@ if(TARGET xmx-opt)
                    --module ${CMAKE_SOURCE_DIR}/test/corpus/spv/xmx_int8_sg8.llc22.O2.spv
                    --launch ${XMX_EMULATE_DIR}/xmx_int8_sg8.json
                    --out ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/mma_int8_sg8.pvc ${no_matrix})
+  # 8- and 16-bit subgroup typings on a device without cl_intel_subgroups_char / _short (a pvc
+  # profile without those features): shuffles, broadcasts, reductions and scans (the exclusive
+  # min / max identities included) widened to 32 bits, buffer block IO as per-component loads and
+  # stores. The input is not valid on that profile, so xmx-opt skips validation and the output
+  # is validated on it; both run on pvc.
+  set(no_char ${XMX_EMULATE_DIR}/profiles/pvc-no-char-short.json)
+  foreach(case "emu_narrow_scans|${XMX_EMULATE_DIR}/spv/emu_narrow_scans.llc22.O2.spv"
+               "intel_char_group|${CMAKE_SOURCE_DIR}/test/corpus/spv/intel_char_group.llc22.O2.spv"
+               "intel_block_uc|${CMAKE_SOURCE_DIR}/test/corpus/spv/intel_block_uc.llc22.O2.spv")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 name)
+    list(GET parts 1 module)
+    add_test(NAME opt.emulate.${name}.no_char_short
+             COMMAND ${emulate_check} --pass=--emulate-xmx --device pvc
+                     "--opt-args=--skip-validation --device-profile ${no_char}"
+                     "--val-args=--device-profile ${no_char}"
+                     --module ${module} --launch ${XMX_EMULATE_DIR}/${name}.json
+                     --out ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/${name}.no_char_short
+                     --expect-absent OpSubgroupBlockReadINTEL
+                     --expect-absent OpSubgroupBlockWriteINTEL)
+  endforeach()
   # What the device has stays as it is.
   xmx_emulate_test(gemm_bf16_native ${XMX_FUSE_DIR}/spv/fuse_gemm_bf16.llc22.O2.spv
                    ${XMX_EMULATE_DIR}/emu_gemm_bf16.json pvc pvc --expect-unchanged --no-run)

@@ -3,14 +3,17 @@
 
 usage: check_pass.py --opt XMX_OPT --val XMX_VAL --run XMX_RUN --dis XMX_DIS
                      --pass FLAG --device DEVICE [--input-device DEVICE]
+                     [--opt-args "ARGS"] [--val-args "ARGS"]
                      --module IN.spv --launch RUN.json --out DIR
                      [--expect OPCODE:COUNT=N ...] [--expect-absent OPCODE ...]
                      [--expect-unchanged] [--no-run]
 
 1. `XMX_OPT --device INPUT_DEVICE FLAG IN.spv -o DIR/out.spv` must succeed (FLAG is the whole
    pass flag, e.g. --fuse-2d-block-loads=pvc; xmx-opt validates input and output on
-   INPUT_DEVICE, which is --input-device when given, else --device).
-2. `XMX_VAL --device DEVICE DIR/out.spv` must accept the output.
+   INPUT_DEVICE, which is --input-device when given, else --device; --opt-args replaces
+   `--device INPUT_DEVICE`, e.g. with a --device-profile).
+2. `XMX_VAL --device DEVICE DIR/out.spv` must accept the output (--val-args replaces
+   `--device DEVICE`).
 3. Unless --no-run: the launch (a run description in the format of `xmx-run --run`, without
    "module", dumps named by bare file names) runs on the input and on the output with
    `--check error` and `--mma-fp exact` semantics (xmx-run's default), the input on
@@ -108,6 +111,8 @@ def main():
     p.add_argument("--pass", dest="pass_flag", required=True)
     p.add_argument("--device", required=True)
     p.add_argument("--input-device", help="device the input runs on (default: --device)")
+    p.add_argument("--opt-args", help="xmx-opt's options instead of --device INPUT_DEVICE")
+    p.add_argument("--val-args", help="xmx-val's options instead of --device DEVICE")
     p.add_argument("--module", required=True)
     p.add_argument("--launch")
     p.add_argument("--out", required=True)
@@ -120,9 +125,10 @@ def main():
     shutil.rmtree(a.out, ignore_errors=True)
     os.makedirs(a.out)
     output = os.path.join(a.out, "out.spv")
-    run([a.opt, "--device", a.input_device or a.device, a.pass_flag, a.module, "-o", output],
-        "the pass")
-    run([a.val, "--device", a.device, output], "xmx-val on the output")
+    opt_args = a.opt_args.split() if a.opt_args else ["--device", a.input_device or a.device]
+    run([a.opt] + opt_args + [a.pass_flag, a.module, "-o", output], "the pass")
+    val_args = a.val_args.split() if a.val_args else ["--device", a.device]
+    run([a.val] + val_args + [output], "xmx-val on the output")
 
     with open(a.module, "rb") as f:
         before_bytes = f.read()
