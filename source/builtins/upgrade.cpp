@@ -219,6 +219,12 @@ class Upgrader {
       for (size_t i = 1; i < inst.num_operands(); ++i) candidates.erase(inst.word(i));
     }
     // Calls from other places (e.g. OpEntryPoint cannot name a declaration) are counted above.
+    // The declarations' parameters go with them, and so do their names and decorations
+    // (llvm-spirv-15 gives a built-in's parameters FuncParamAttr).
+    for (const ir::Function& f : result_.module.functions()) {
+      if (!f.IsDeclaration() || !candidates.count(f.id())) continue;
+      for (const ir::Instruction& param : f.parameters) gone.insert(param.result_id());
+    }
     result_.module.functions().remove_if(
         [&](const ir::Function& f) { return f.IsDeclaration() && candidates.count(f.id()); });
     gone.insert(candidates.begin(), candidates.end());

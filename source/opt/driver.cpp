@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "opt/compact_ids.hpp"
 #include "opt/installed_pass_safety.hpp"
 #include "opt/pass_registry.hpp"
 #include "opt/spirv_tools_passes.hpp"
@@ -25,6 +26,8 @@ Diagnostic Message(Severity severity, std::string message) {
 }
 
 Diagnostic Error(std::string message) { return Message(Severity::kError, std::move(message)); }
+
+constexpr std::string_view kCompactIds = "--compact-ids";
 
 // Splits "--name=ARG" into its name (without "--") and ARG.
 std::pair<std::string, std::optional<std::string>> SplitFlag(std::string_view flag) {
@@ -141,8 +144,10 @@ class Driver {
         ++i;
         continue;
       }
+      // --compact-ids runs alone: on a module with the extensions it is ours (compact_ids.hpp).
       size_t end = i + 1;
-      while (!one_by_one && end < steps.size() && steps[end].kind == PassStep::Kind::kInstalled) {
+      while (!one_by_one && steps[i].flag != kCompactIds && end < steps.size() &&
+             steps[end].kind == PassStep::Kind::kInstalled && steps[end].flag != kCompactIds) {
         ++end;
       }
       if (!RunInstalled(steps.subspan(i, end - i))) return false;
@@ -202,6 +207,11 @@ class Driver {
 
   bool RunInstalled(std::span<const PassStep> steps) {
     const InstalledPassFacts facts = ComputeInstalledPassFacts(module_);
+    if (steps.size() == 1 && steps[0].flag == kCompactIds && facts.lifted) {
+      PrintBefore(steps[0].flag);
+      CompactIds(module_);
+      return ValidateAfter(steps[0].flag);
+    }
     std::vector<std::string> flags;
     for (const PassStep& step : steps) {
       std::optional<std::string> why;

@@ -13,10 +13,10 @@ namespace xmx::opt {
 
 struct InstalledPassFacts {
   // A load or store whose pointer was itself loaded from a Function variable (through access
-  // chains or not), e.g. `p = *local; x = *p;`. SPIRV-Tools' local-variable passes find the
-  // variable a memory access refers to by taking operand 0 of the pointer's definition, which
-  // for such a load is the local: they then take *p for a load of the local itself. Where: the
-  // function's name or id, for the message.
+  // chains or not), e.g. `p = *local; x = *p;`. SPIRV-Tools' SSA rewriter finds the variable a
+  // memory access refers to by taking operand 0 of the pointer's definition, which for such a
+  // load is the local: it then takes *p for a load of the local itself. Where: the function's
+  // name or id, for the message.
   std::optional<std::string> deref_of_pointer_in_local;
   // A function with a loop (a branch back to a block at or before the branching one) that
   // writes memory: the installed loop-invariant code motion hoists loads without checking the

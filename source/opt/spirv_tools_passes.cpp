@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "bridge/bridge.hpp"
+#include "grammar/grammar.hpp"
 #include "spirv-tools/optimizer.hpp"
 
 namespace xmx::opt {
@@ -69,7 +70,37 @@ StubRecord AddStubs(ir::Module& module) {
   return record;
 }
 
+// Renumbers every id >= `first` to id - `by`: the ids the optimizer made after the placeholders'
+// labels (which are gone) take the numbers it would have given them without the placeholders,
+// so that the output is spirv-opt's, id for id.
+void ShiftIdsDown(ir::Module& module, uint32_t first, uint32_t by) {
+  if (by == 0) return;
+  auto shift = [first, by](uint32_t id) { return id >= first ? id - by : id; };
+  module.ForEachInstruction([&shift](ir::Instruction& inst) {
+    if (inst.has_result_type()) inst.set_result_type_id(shift(inst.result_type_id()));
+    if (inst.has_result_id()) inst.set_result_id(shift(inst.result_id()));
+    for (size_t i = 0; i < inst.num_operands(); ++i) {
+      const ir::OperandView op = inst.operand(i);
+      if (grammar::GetOperandKind(op.kind).category == grammar::OperandCategory::kId) {
+        inst.SetWord(i, shift(op.word()));
+      }
+    }
+  });
+  if (module.header().bound >= first) module.header().bound -= by;
+}
+
+uint32_t LargestId(const ir::Module& module) {
+  uint32_t largest = 0;
+  module.ForEachInstruction([&largest](const ir::Instruction& inst) {
+    if (inst.has_result_id()) largest = std::max(largest, inst.result_id());
+  });
+  return largest;
+}
+
 void RemoveStubs(ir::Module& module, const StubRecord& record) {
+  // The optimizer sets the bound to the largest id + 1 when it changed the module; it must then
+  // be that of the module without the placeholders' labels.
+  const bool tight_bound = module.header().bound == LargestId(module) + 1;
   std::unordered_map<uint32_t, uint32_t> control;
   for (const Stub& stub : record.stubs) control.emplace(stub.function_id, stub.control);
   std::unordered_set<uint32_t> remaining;
@@ -99,7 +130,8 @@ void RemoveStubs(ir::Module& module, const StubRecord& record) {
     for (size_t i = 0; i < item.position && it != module.annotations().end(); ++i) ++it;
     module.annotations().insert(it, item.inst);
   }
-  if (module.header().bound == record.bound_after) module.header().bound = record.bound_before;
+  ShiftIdsDown(module, record.bound_after, record.bound_after - record.bound_before);
+  if (tight_bound) module.header().bound = LargestId(module) + 1;
 }
 
 // Decorations and execution modes of ids the optimizer removed (the bridge set them aside, so

@@ -1,0 +1,15 @@
+// --compact-ids for modules with the extensions. SPIRV-Tools' pass renumbers every id, which
+// would break the ids the bridge records to restore the extended instructions; so on such a
+// module the driver renumbers our ir::Module itself, with the installed pass's rule: ids in order
+// of first appearance in the binary (result type, result id, then id operands of each
+// instruction, debug lines included), from 1, and a bound of one past the last.
+#pragma once
+
+#include "xmx/module.hpp"
+
+namespace xmx::opt {
+
+// Returns whether any id or the bound changed.
+bool CompactIds(ir::Module& module);
+
+}  // namespace xmx::opt
