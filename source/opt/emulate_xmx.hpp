@@ -27,8 +27,8 @@
 // All need the subgroup size of the function they are in: every kernel reaching it must fix the
 // same one with OpExecutionMode SubgroupSize (a function no kernel reaches never runs and is
 // written for the size the module's kernels fix). Otherwise, or for a form not covered (the
-// paired subgroup-size-32 matrix form, tf32, float8 and float4 data), the pass fails naming the
-// instruction and leaves the module as it was.
+// paired subgroup-size-32 matrix form, image block IO at 8 or 16 bits), the pass fails naming
+// the instruction and leaves the module as it was.
 #pragma once
 
 #include <cstdint>
@@ -100,14 +100,23 @@ bool EmulateNarrowSubgroupOp(EmulationContext& context, ir::Function& function,
 
 // The float formats the matrix emulation reads and writes, as bit fields.
 struct FloatFormat {
-  uint32_t bits;           // 16 or 32
-  uint32_t exponent_bits;  // 8 (fp32, bf16) or 5 (fp16)
-  uint32_t mantissa_bits;  // stored fraction bits: 23, 7, 10
+  uint32_t bits;           // of the stored pattern
+  uint32_t exponent_bits;  // 8 (fp32, bf16, tf32), 5 (fp16, fp8 E5M2), 4 (E4M3), 2 (fp4)
+  uint32_t mantissa_bits;  // stored fraction bits
   int32_t bias;
-  uint32_t quiet_nan;  // the canonical quiet NaN
+  uint32_t quiet_nan;  // the canonical quiet NaN written as a result
+  // false: the all-ones exponent holds finite numbers, and the one NaN (if any) is the magnitude
+  // `nan_magnitude` (OCP fp8 E4M3, fp4 E2M1).
+  bool has_infinity = true;
+  uint32_t nan_magnitude = 0;
+  uint32_t ignored_low_bits = 0;  // tf32: the low 13 bits of the fp32 pattern are not read
 };
 inline constexpr FloatFormat kFloat32{32, 8, 23, 127, 0x7FC00000u};
 inline constexpr FloatFormat kFloat16{16, 5, 10, 15, 0x7E00u};
 inline constexpr FloatFormat kBFloat16{16, 8, 7, 127, 0x7FC0u};
+inline constexpr FloatFormat kTensorFloat32{32, 8, 10, 127, 0, true, 0, 13};
+inline constexpr FloatFormat kFloat8E4M3{8, 4, 3, 7, 0, false, 0x7F};
+inline constexpr FloatFormat kFloat8E5M2{8, 5, 2, 15, 0};
+inline constexpr FloatFormat kFloat4E2M1{4, 2, 1, 1, 0, false, 0};
 
 }  // namespace xmx::opt::emulate_detail

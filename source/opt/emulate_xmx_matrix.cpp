@@ -50,13 +50,10 @@ std::optional<MatrixElement> ElementOf(uint32_t mask, const OperandType& t, bool
   if (interpretation & (0x40u << shift)) return is_signed ? MatrixElement::kS4 : MatrixElement::kU4;
   if (interpretation & (0x400u << shift)) return MatrixElement::kF16;
   if (interpretation & (0x1000u << shift)) return MatrixElement::kBF16;
-  if ((interpretation &
-       ((0x100u << shift) | (0x4000u << shift) | (0x10000u << shift) | (0x40000u << shift))) != 0) {
-    *why_not = std::string(operand) +
-               " holds tf32, float8 or float4 data, which this pass does "
-               "not emulate";
-    return std::nullopt;
-  }
+  if (interpretation & (0x100u << shift)) return MatrixElement::kTF32;
+  if (interpretation & (0x4000u << shift)) return MatrixElement::kF8E4M3;
+  if (interpretation & (0x10000u << shift)) return MatrixElement::kF8E5M2;
+  if (interpretation & (0x40000u << shift)) return MatrixElement::kF4E2M1;
   if (t.is_float && t.bits == 16) return MatrixElement::kF16;
   *why_not = std::string(operand) + " has no interpretation this pass emulates (mask 0x" +
              [](uint32_t v) {
@@ -102,10 +99,8 @@ bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::Bas
   plan.subgroup_size = subgroup_size;
   plan.k = *k;
   plan.m = result->count;
-  if (a->count != plan.m || c->count != plan.m) {
-    *why_not =
-        "A, C and Result do not all have M components (the paired subgroup-size-32 form "
-        "and tf32's half-height A are not emulated)";
+  if (c->count != plan.m) {
+    *why_not = "C and Result do not have the same number of components";
     return false;
   }
   const std::optional<MatrixElement> a_element = ElementOf(mask, *a, true, why_not);
@@ -144,9 +139,20 @@ bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::Bas
     return false;
   }
   const uint32_t per_component = a->bits / element_bits;
-  if (per_component == 0 || subgroup_size * per_component != plan.k) {
-    *why_not = "K Dim " + std::to_string(plan.k) + " is not the subgroup size times the " +
+  // Invocations N x c cover K columns g times over: g row phases (B.4; tf32 at size 16).
+  if (per_component == 0 || plan.k % per_component != 0 ||
+      (subgroup_size * per_component) % plan.k != 0) {
+    *why_not = "K Dim " + std::to_string(plan.k) + " does not divide the subgroup size times the " +
                std::to_string(per_component) + " elements of an A component";
+    return false;
+  }
+  plan.a_phases = subgroup_size * per_component / plan.k;
+  plan.a_components = a->count;
+  if (a->count != (plan.m + plan.a_phases - 1) / plan.a_phases) {
+    *why_not = "A has " + std::to_string(a->count) + " components, not M / " +
+               std::to_string(plan.a_phases) +
+               " rounded up (the paired subgroup-size-32 form "
+               "is not emulated)";
     return false;
   }
   if (plan.b_components * (32 / element_bits) < plan.k) {
@@ -156,7 +162,7 @@ bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::Bas
 
   // The broadcast operand: A's components widened to 32 bits.
   const uint32_t i32 = b.IntType(32);
-  const uint32_t a32 = plan.m == 1 ? i32 : b.VectorType(i32, plan.m);
+  const uint32_t a32 = a->count == 1 ? i32 : b.VectorType(i32, a->count);
   const uint32_t all_a = b.ArrayType(a32, subgroup_size);
   std::string key = "matrix " + std::to_string(subgroup_size) + " " + std::to_string(plan.k) + " " +
                     std::to_string(mask) + " %" + std::to_string(a32) + " %" +
@@ -178,9 +184,10 @@ bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::Bas
 
   CodeBuilder here(b, function, block, inst);
   uint32_t a_value = inst->word(1);
-  if (a->is_float) {
-    const uint32_t i16 = b.IntType(a->bits);
-    a_value = here.Op(Op::OpBitcast, plan.m == 1 ? i16 : b.VectorType(i16, plan.m), {a_value});
+  if (a->is_float) {  // the bits of fp16 or tf32 components
+    const uint32_t bits = b.IntType(a->bits);
+    a_value =
+        here.Op(Op::OpBitcast, a->count == 1 ? bits : b.VectorType(bits, a->count), {a_value});
   }
   if (a->bits != 32) a_value = here.Op(Op::OpUConvert, a32, {a_value});
   b.RequireCapability(spv::Capability::Groups);

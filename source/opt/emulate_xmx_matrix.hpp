@@ -9,7 +9,18 @@
 
 namespace xmx::opt::emulate_detail {
 
-enum class MatrixElement : uint8_t { kU8, kS8, kU4, kS4, kF16, kBF16 };
+enum class MatrixElement : uint8_t {
+  kU8,
+  kS8,
+  kU4,
+  kS4,
+  kF16,
+  kBF16,
+  kTF32,
+  kF8E4M3,
+  kF8E5M2,
+  kF4E2M1
+};
 enum class MatrixAccumulator : uint8_t { kInt32, kFloat32, kFloat16, kBFloat16 };
 
 inline uint32_t MatrixElementBits(MatrixElement e) {
@@ -19,7 +30,13 @@ inline uint32_t MatrixElementBits(MatrixElement e) {
       return 8;
     case MatrixElement::kU4:
     case MatrixElement::kS4:
+    case MatrixElement::kF4E2M1:
       return 4;
+    case MatrixElement::kF8E4M3:
+    case MatrixElement::kF8E5M2:
+      return 8;
+    case MatrixElement::kTF32:
+      return 32;
     default:
       return 16;
   }
@@ -32,12 +49,17 @@ struct MatrixMadPlan {
   MatrixElement a{}, b{};
   MatrixAccumulator c{}, result{};
   uint32_t a_component_bits = 0;  // 16 or 32: A elements per component = this / element bits
+  uint32_t a_components = 0;      // M, or M / phases rounded up
+  uint32_t a_phases = 1;          // N x (elements per component) / K: see WriteMatrixMadBody
   uint32_t b_components = 0;      // 32-bit components of B
 };
 
 // Writes the body of the function whose parameters `params` are pointers to: the A operands of
-// all invocations (N vectors of M 32-bit components, invocation i at index i, each component
-// A's original component zero-extended), this invocation's B, its C, and the Result to write.
+// all invocations (N vectors of a_components 32-bit components, invocation i at index i, each
+// component A's original component zero-extended), this invocation's B, its C, and the Result.
+// A[r][k] is field k mod c of component r / g of invocation (r mod g) x (K / c) + k / c, with c
+// elements per component and g phases (SPEC-NOTES B.4: g is 1 except for tf32 at subgroup
+// size 16, whose invocations 8-15 hold the odd rows).
 void WriteMatrixMadBody(CodeBuilder& code, const MatrixMadPlan& plan,
                         const std::vector<uint32_t>& params);
 

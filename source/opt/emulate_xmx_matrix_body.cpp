@@ -28,7 +28,22 @@ struct Types {
   uint32_t ptr_i16, ptr_i32, ptr_i64;
 };
 
-FloatFormat FormatOf(MatrixElement e) { return e == MatrixElement::kBF16 ? kBFloat16 : kFloat16; }
+FloatFormat FormatOf(MatrixElement e) {
+  switch (e) {
+    case MatrixElement::kBF16:
+      return kBFloat16;
+    case MatrixElement::kTF32:
+      return kTensorFloat32;
+    case MatrixElement::kF8E4M3:
+      return kFloat8E4M3;
+    case MatrixElement::kF8E5M2:
+      return kFloat8E5M2;
+    case MatrixElement::kF4E2M1:
+      return kFloat4E2M1;
+    default:
+      return kFloat16;
+  }
+}
 FloatFormat FormatOf(MatrixAccumulator a) {
   return a == MatrixAccumulator::kFloat32   ? kFloat32
          : a == MatrixAccumulator::kFloat16 ? kFloat16
@@ -110,14 +125,21 @@ class BodyWriter {
               {Op(Op::OpShiftLeftLogical, t_.i32, {value, up}), up});
   }
 
-  // The raw bits of A[row][k]: invocation k / c holds it, in field k % c of component `row`.
+  // The raw bits of A[row][k]: field k mod c of component row / g of invocation
+  // (row mod g) x (K / c) + k / c (c elements per component, g row phases).
   uint32_t ElementA(uint32_t row, uint32_t k) {
     const uint32_t bits = MatrixElementBits(plan_.a);
     const uint32_t per_component = plan_.a_component_bits / bits;
-    const uint32_t lane = Op(Op::OpUDiv, t_.i32, {k, I32(per_component)});
+    const uint32_t g = plan_.a_phases;
+    const uint32_t lane =
+        Op(Op::OpIAdd, t_.i32,
+           {Op(Op::OpIMul, t_.i32,
+               {Op(Op::OpUMod, t_.i32, {row, I32(g)}), I32(plan_.k / per_component)}),
+            Op(Op::OpUDiv, t_.i32, {k, I32(per_component)})});
     const uint32_t field = Op(Op::OpUMod, t_.i32, {k, I32(per_component)});
-    const uint32_t index =
-        Op(Op::OpIAdd, t_.i32, {Op(Op::OpIMul, t_.i32, {lane, I32(plan_.m)}), row});
+    const uint32_t index = Op(Op::OpIAdd, t_.i32,
+                              {Op(Op::OpIMul, t_.i32, {lane, I32(plan_.a_components)}),
+                               Op(Op::OpUDiv, t_.i32, {row, I32(g)})});
     const uint32_t word = code_.Load(t_.i32, code_.PtrAdd(t_.ptr_i32, a_words_, index));
     return Field(word, Op(Op::OpIMul, t_.i32, {field, I32(bits)}), bits);
   }
@@ -161,15 +183,29 @@ class BodyWriter {
 
   Parts Decode(uint32_t raw, const FloatFormat& f) {
     Parts p;
+    if (f.ignored_low_bits != 0) {
+      raw = Op(Op::OpShiftRightLogical, t_.i32, {raw, I32(f.ignored_low_bits)});
+    }
     const uint32_t exponent_mask = (1u << f.exponent_bits) - 1;
     const uint32_t exponent = Field(raw, I32(f.mantissa_bits), f.exponent_bits);
     const uint32_t mantissa =
         Op(Op::OpBitwiseAnd, t_.i32, {raw, I32((uint64_t{1} << f.mantissa_bits) - 1)});
     p.negative = NonZero(t_.i32, Field(raw, I32(f.exponent_bits + f.mantissa_bits), 1));
-    p.special = Op(Op::OpIEqual, t_.boolean, {exponent, I32(exponent_mask)});
-    const uint32_t mantissa_zero = Op(Op::OpIEqual, t_.boolean, {mantissa, I32(0)});
-    p.nan = And(p.special, Not(mantissa_zero));
-    p.inf = And(p.special, mantissa_zero);
+    if (f.has_infinity) {
+      p.special = Op(Op::OpIEqual, t_.boolean, {exponent, I32(exponent_mask)});
+      const uint32_t mantissa_zero = Op(Op::OpIEqual, t_.boolean, {mantissa, I32(0)});
+      p.nan = And(p.special, Not(mantissa_zero));
+      p.inf = And(p.special, mantissa_zero);
+    } else {  // the all-ones exponent is finite; one magnitude (if any) is the NaN
+      const uint32_t magnitude =
+          Op(Op::OpBitwiseAnd, t_.i32,
+             {raw, I32((uint64_t{1} << (f.exponent_bits + f.mantissa_bits)) - 1)});
+      p.special = f.nan_magnitude == 0
+                      ? code_.module().BoolConstant(false)
+                      : Op(Op::OpIEqual, t_.boolean, {magnitude, I32(f.nan_magnitude)});
+      p.nan = p.special;
+      p.inf = code_.module().BoolConstant(false);
+    }
     const uint32_t normal = NonZero(t_.i32, exponent);
     const uint32_t sig32 = code_.Select(
         t_.i32, normal,

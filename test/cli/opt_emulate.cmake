@@ -68,6 +68,27 @@ if(TARGET xmx-opt)
                      --expect-absent OpSubgroupBlockReadINTEL
                      --expect-absent OpSubgroupBlockWriteINTEL)
   endforeach()
+  # Every row module of test/val/rows through its family's own model check (test/cli/check_*.py,
+  # which share no code with the emulation), each module emulated on the way by
+  # test/opt/opt_run_wrapper.py: all subgroup-size-16 matrix rows (int8, int4, fp16, bf16, tf32,
+  # fp8, fp4, every accumulator) and every 2D block row for dg2, the subgroup-size-8 matrix rows
+  # for pvc.
+  foreach(family "mma_sg16|check_mma_rows.py|mma_sg16_*|dg2"
+                 "mma_sg8|check_mma_rows.py|mma_sg8_*|pvc"
+                 "block2d|check_block2d_rows.py|b2d_*|dg2")
+    string(REPLACE "|" ";" parts "${family}")
+    list(GET parts 0 name)
+    list(GET parts 1 script)
+    list(GET parts 2 pattern)
+    list(GET parts 3 device)
+    set(work ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/rows_${name})
+    add_test(NAME opt.emulate.rows.${name}.${device}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/${script}
+                     ${CMAKE_SOURCE_DIR}/test/opt/opt_run_wrapper.py
+                     ${CMAKE_SOURCE_DIR}/test/val/rows ${work}/checks "${pattern}")
+    set_tests_properties(opt.emulate.rows.${name}.${device} PROPERTIES TIMEOUT 1800
+        ENVIRONMENT "XMX_OPT_WRAP_TOOLS=$<TARGET_FILE:xmx-opt>,$<TARGET_FILE:xmx-val>,$<TARGET_FILE:xmx-run>;XMX_OPT_WRAP_PASS=--emulate-xmx=${device};XMX_OPT_WRAP_WORK=${work}/wrapped")
+  endforeach()
   # What the device has stays as it is.
   xmx_emulate_test(gemm_bf16_native ${XMX_FUSE_DIR}/spv/fuse_gemm_bf16.llc22.O2.spv
                    ${XMX_EMULATE_DIR}/emu_gemm_bf16.json pvc pvc --expect-unchanged --no-run)
