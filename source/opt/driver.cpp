@@ -144,7 +144,8 @@ class Driver {
         ++i;
         continue;
       }
-      // --compact-ids runs alone: on a module with the extensions it is ours (compact_ids.hpp).
+      // --compact-ids runs alone and is ours (compact_ids.hpp): the installed one would also
+      // renumber the placeholders and the bridge's records.
       size_t end = i + 1;
       while (!one_by_one && steps[i].flag != kCompactIds && end < steps.size() &&
              steps[end].kind == PassStep::Kind::kInstalled && steps[end].flag != kCompactIds) {
@@ -207,7 +208,7 @@ class Driver {
 
   bool RunInstalled(std::span<const PassStep> steps) {
     const InstalledPassFacts facts = ComputeInstalledPassFacts(module_);
-    if (steps.size() == 1 && steps[0].flag == kCompactIds && facts.lifted) {
+    if (steps.size() == 1 && steps[0].flag == kCompactIds) {
       PrintBefore(steps[0].flag);
       CompactIds(module_);
       return ValidateAfter(steps[0].flag);

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "bridge/bridge.hpp"
+#include "grammar/grammar.hpp"
 #include "ir/module_info.hpp"
 
 namespace xmx::opt {
@@ -54,6 +56,14 @@ std::optional<uint32_t> AccessedPointer(const ir::Instruction& inst) {
 class FactFinder {
  public:
   explicit FactFinder(const ir::Module& module) : module_(module), info_(module) {
+    for (const ir::InstructionList* list : {&module.debug(), &module.annotations()}) {
+      for (const ir::Instruction& inst : *list) {
+        if (inst.num_operands() > 0 && grammar::GetOperandKind(inst.operand(0).kind).category ==
+                                           grammar::OperandCategory::kId) {
+          annotated_.insert(inst.word(0));
+        }
+      }
+    }
     for (const ir::Instruction& inst : module.globals()) defs_[inst.result_id()] = &inst;
     for (const ir::Function& function : module.functions()) {
       for (const ir::Instruction& param : function.parameters) defs_[param.result_id()] = &param;
@@ -74,8 +84,15 @@ class FactFinder {
       if (!facts.deref_of_pointer_in_local && DereferencesPointerInLocal(function)) {
         facts.deref_of_pointer_in_local = FunctionName(info_, function);
       }
-      if (!facts.loop_that_writes_memory && HasLoopThatWritesMemory(function)) {
+      if (!facts.loop_that_writes_memory &&
+          AnyLoopHas(function, [](const ir::Instruction& inst) { return WritesMemory(inst); })) {
         facts.loop_that_writes_memory = FunctionName(info_, function);
+      }
+      if (!facts.annotated_instruction_in_loop &&
+          AnyLoopHas(function, [this](const ir::Instruction& inst) {
+            return inst.has_result_id() && annotated_.count(inst.result_id()) != 0;
+          })) {
+        facts.annotated_instruction_in_loop = FunctionName(info_, function);
       }
     }
     return facts;
@@ -114,7 +131,9 @@ class FactFinder {
     return false;
   }
 
-  bool HasLoopThatWritesMemory(const ir::Function& function) const {
+  // Whether an instruction of a loop of `function` satisfies `test`.
+  template <typename Test>
+  bool AnyLoopHas(const ir::Function& function, Test&& test) const {
     std::unordered_map<uint32_t, size_t> position;
     std::vector<const ir::BasicBlock*> blocks;
     for (const ir::BasicBlock& block : function.blocks) {
@@ -132,7 +151,7 @@ class FactFinder {
         // A back edge: the blocks from its target to here hold the loop (blocks of a function
         // come after their dominators, so a loop's body lies between its header and latch).
         for (size_t b = target->second; b <= i; ++b) {
-          if (std::ranges::any_of(blocks[b]->instructions, WritesMemory)) return true;
+          if (std::ranges::any_of(blocks[b]->instructions, test)) return true;
         }
       }
     }
@@ -158,6 +177,7 @@ class FactFinder {
   const ir::Module& module_;
   ir::ModuleInfo info_;
   std::unordered_map<uint32_t, const ir::Instruction*> defs_;
+  std::unordered_set<uint32_t> annotated_;  // ids an OpName or a decoration names
 };
 
 bool IsOneOf(std::string_view name, std::initializer_list<std::string_view> names) {
@@ -188,11 +208,20 @@ std::optional<std::string> WhyUnsafe(std::string_view name, const InstalledPassF
            "ends), and function " +
            *facts.loop_that_writes_memory + " has a loop that writes memory";
   }
-  if (!facts.has_shader && IsOneOf(name, {"relax-float-ops"})) {
+  if (facts.annotated_instruction_in_loop && name == "loop-peeling") {
+    return "the installed SPIRV-Tools crashes on a loop whose instructions have a name or a "
+           "decoration (its loop-closed-SSA check asks them for a block), and function " +
+           *facts.annotated_instruction_in_loop + " has one";
+  }
+  if (!facts.has_shader && name == "relax-float-ops") {
     return "it adds RelaxedPrecision decorations, which need the Shader capability this module "
            "does not declare";
   }
-  // (--compact-ids, which renumbers every id, is ours on such a module: compact_ids.hpp.)
+  if (!facts.has_shader && name == "convert-relaxed-to-half") {
+    return "RelaxedPrecision is a Shader decoration, and on a module without the Shader "
+           "capability the installed pass rewrites half arithmetic wrongly (phis of half get "
+           "float values)";
+  }
   if (facts.lifted && name == "remove-duplicates") {
     return "it merges types and decorations, and the module's extended instructions reach the "
            "installed SPIRV-Tools as calls of declarations and stand-in types the bridge "

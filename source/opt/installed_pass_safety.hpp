@@ -23,6 +23,11 @@ struct InstalledPassFacts {
   // loop's stores to the same memory (a loop counter kept in memory is then read once, and the
   // loop never ends).
   std::optional<std::string> loop_that_writes_memory;
+  // A function with a loop one of whose instructions has a name or a decoration: the installed
+  // loop peeling's loop-closed-SSA check asks for the block of every user of a loop instruction,
+  // which an OpName or OpDecorate does not have, and crashes (llvm-spirv-15 decorates additions
+  // with NoSignedWrap).
+  std::optional<std::string> annotated_instruction_in_loop;
   // The Shader capability: RelaxedPrecision decorations need it.
   bool has_shader = false;
   // Types the bridge replaced by stand-ins (a cooperative matrix by a one-member struct, a

@@ -36,6 +36,15 @@ add_test(NAME opt.refused--loop-invariant-code-motion
          COMMAND ${XMX_OPT_EXIT} 1 "--loop-invariant-code-motion refused: the installed"
                  -- $<TARGET_FILE:xmx-opt> --loop-invariant-code-motion
                  ${repro}/loop_counter_in_memory.spv -o ${XMX_OPT_WORK}/refused.spv)
+# Loop peeling crashes on a loop instruction with a name or a decoration: refused.
+add_test(NAME opt.refused--loop-peeling
+         COMMAND ${XMX_OPT_EXIT} 1 "--loop-peeling refused: the installed SPIRV-Tools crashes"
+                 -- $<TARGET_FILE:xmx-opt> --loop-peeling ${repro}/named_loop_instruction.spv
+                 -o ${XMX_OPT_WORK}/refused.spv)
+add_test(NAME opt.refused--convert-relaxed-to-half
+         COMMAND ${XMX_OPT_EXIT} 1 "--convert-relaxed-to-half refused"
+                 -- $<TARGET_FILE:xmx-opt> --convert-relaxed-to-half
+                 ${XMX_CORPUS_DIR}/spv/half_arith.llc22.O0.spv -o ${XMX_OPT_WORK}/refused.spv)
 add_test(NAME opt.refused--relax-float-ops
          COMMAND ${XMX_OPT_EXIT} 1 "need the Shader capability"
                  -- $<TARGET_FILE:xmx-opt> --relax-float-ops
@@ -56,7 +65,8 @@ foreach(flag --cfg-cleanup --loop-invariant-code-motion -Os --loop-peeling --loo
                    -- --global 4 --arg buffer:zero:4 --arg i32:3 --dump 0=out.bin)
 endforeach()
 set_tests_properties(opt.O.skips.ssa-rewrite opt.refused--loop-invariant-code-motion
-                     opt.refused--relax-float-ops PROPERTIES FIXTURES_REQUIRED opt_repro)
+                     opt.refused--relax-float-ops opt.refused--loop-peeling
+                     PROPERTIES FIXTURES_REQUIRED opt_repro)
 foreach(flag --cfg-cleanup --loop-invariant-code-motion -Os --loop-peeling --loop-unswitch
              --loop-fission=10)
   set_tests_properties(opt.declaration${flag} PROPERTIES FIXTURES_REQUIRED opt_repro)
