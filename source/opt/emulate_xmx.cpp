@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "ir/module_info.hpp"
 #include "opt/passes.hpp"
@@ -176,9 +177,12 @@ bool DeviceHasMatrixMad(const device::DeviceProfile& profile, const ir::Instruct
   return ok && Accepted(device::MatchMatrixMad(profile, query).status);
 }
 
-// The subgroup size each function runs at: the one every kernel reaching it fixes; functions no
-// kernel reaches get the size the kernels agree on (their code never runs). 0: unknown.
-std::map<uint32_t, uint32_t> SubgroupSizes(const ir::Module& module) {
+// The subgroup sizes each function may run at: the one every kernel reaching it fixes, or none
+// (empty) when they do not all fix the same one. A function no kernel reaches never runs: its
+// instructions are written for the size the kernels agree on, or else for whichever size of the
+// kernels' and the device's fits the instruction (its shape may say: a matrix instruction's K).
+std::map<uint32_t, std::vector<uint32_t>> SubgroupSizes(const ir::Module& module,
+                                                        const device::DeviceProfile& profile) {
   const ir::ModuleInfo info(module);
   std::map<uint32_t, std::vector<uint32_t>> reaching;
   std::vector<uint32_t> kernel_sizes;
@@ -200,15 +204,25 @@ std::map<uint32_t, uint32_t> SubgroupSizes(const ir::Module& module) {
       for (uint32_t callee : info.GetCallees(f)) stack.push_back(callee);
     }
   }
-  auto one_size = [](const std::vector<uint32_t>& sizes) -> uint32_t {
-    if (sizes.empty() || sizes.front() == 0) return 0;
+  auto one_size = [](const std::vector<uint32_t>& sizes) -> std::vector<uint32_t> {
+    if (sizes.empty() || sizes.front() == 0) return {};
     for (uint32_t s : sizes) {
-      if (s != sizes.front()) return 0;
+      if (s != sizes.front()) return {};
     }
-    return sizes.front();
+    return {sizes.front()};
   };
-  std::map<uint32_t, uint32_t> result;
-  const uint32_t unreached = one_size(kernel_sizes);
+  std::vector<uint32_t> unreached = one_size(kernel_sizes);
+  if (unreached.empty()) {
+    const std::vector<uint32_t>& device_sizes = profile.subgroup_sizes;
+    for (const std::vector<uint32_t>* list : {&std::as_const(kernel_sizes), &device_sizes}) {
+      for (uint32_t size : *list) {
+        if (size != 0 && std::find(unreached.begin(), unreached.end(), size) == unreached.end()) {
+          unreached.push_back(size);
+        }
+      }
+    }
+  }
+  std::map<uint32_t, std::vector<uint32_t>> result;
   for (const ir::Function& function : module.functions()) {
     auto it = reaching.find(function.id());
     result[function.id()] = it == reaching.end() ? unreached : one_size(it->second);
@@ -258,7 +272,15 @@ PassStatus EmulateXmx(ir::Module& module, PassContext& context) {
   }
   const device::DeviceProfile& profile = *context.device;
   const ir::Module original = module;
-  const std::map<uint32_t, uint32_t> subgroup_sizes = SubgroupSizes(module);
+  const std::map<uint32_t, std::vector<uint32_t>> subgroup_sizes = SubgroupSizes(module, profile);
+  // Whether the device has the instruction at one of the sizes the function may run at; where
+  // the size is not fixed, at some size of the device (the validator accepted the input so).
+  auto device_has = [&](const std::vector<uint32_t>& sizes, auto&& has_at) {
+    for (uint32_t size : sizes.empty() ? profile.subgroup_sizes : sizes) {
+      if (has_at(size)) return true;
+    }
+    return false;
+  };
   const ir::DefUse def_use(module);
   const ir::TypeTable types(module);
   EmulationContext emulation(module, def_use, types);
@@ -268,7 +290,15 @@ PassStatus EmulateXmx(ir::Module& module, PassContext& context) {
   auto function_it = module.functions().begin();
   for (size_t f = 0; f < original_functions; ++f, ++function_it) {
     ir::Function& function = *function_it;
-    const uint32_t subgroup_size = subgroup_sizes.at(function.id());
+    const std::vector<uint32_t>& sizes = subgroup_sizes.at(function.id());
+    // Tries the sizes in turn (one, where the function's size is fixed).
+    auto emulate = [&](auto&& at_size, std::string* why_not) {
+      if (sizes.empty()) *why_not = kUnfixedSubgroupSize;
+      for (uint32_t size : sizes) {
+        if (at_size(size)) return true;
+      }
+      return false;
+    };
     for (ir::BasicBlock& block : function.blocks) {
       for (auto it = block.instructions.begin(); it != block.instructions.end();) {
         auto next = std::next(it);
@@ -285,10 +315,12 @@ PassStatus EmulateXmx(ir::Module& module, PassContext& context) {
           if (it->opcode() == spv::Op::OpSubgroupImageBlockReadINTEL ||
               it->opcode() == spv::Op::OpSubgroupImageBlockWriteINTEL) {
             why_not = "image block IO is not emulated";
-          } else if (subgroup_size == 0) {
-            why_not = kUnfixedSubgroupSize;
-          } else if (emulate_detail::EmulateNarrowSubgroupOp(emulation, function, block, it,
-                                                             subgroup_size, &why_not)) {
+          } else if (emulate(
+                         [&](uint32_t size) {
+                           return emulate_detail::EmulateNarrowSubgroupOp(
+                               emulation, function, block, it, size, &why_not);
+                         },
+                         &why_not)) {
             changed = true;
             it = next;
             continue;
@@ -305,12 +337,15 @@ PassStatus EmulateXmx(ir::Module& module, PassContext& context) {
           it = next;
           continue;
         }
-        if (op && subgroup_size != 0 && DeviceHasBlock2d(profile, *it, *op, types, subgroup_size)) {
+        if (op && device_has(sizes, [&](uint32_t size) {
+              return DeviceHasBlock2d(profile, *it, *op, types, size);
+            })) {
           it = next;
           continue;
         }
-        if (is_matrix && subgroup_size != 0 &&
-            DeviceHasMatrixMad(profile, *it, emulation, subgroup_size)) {
+        if (is_matrix && device_has(sizes, [&](uint32_t size) {
+              return DeviceHasMatrixMad(profile, *it, emulation, size);
+            })) {
           it = next;
           continue;
         }
@@ -324,12 +359,12 @@ PassStatus EmulateXmx(ir::Module& module, PassContext& context) {
           continue;
         }
         std::string why_not;
-        if (subgroup_size == 0) {
-          why_not =
-              "the subgroup size of the function is not fixed (every kernel reaching it "
-              "needs the same OpExecutionMode SubgroupSize)";
-        } else if (op ? EmulateBlock2d(emulation, function, block, it, subgroup_size, &why_not)
-                      : EmulateMatrixMad(emulation, function, block, it, subgroup_size, &why_not)) {
+        if (emulate(
+                [&](uint32_t size) {
+                  return op ? EmulateBlock2d(emulation, function, block, it, size, &why_not)
+                            : EmulateMatrixMad(emulation, function, block, it, size, &why_not);
+                },
+                &why_not)) {
           changed = true;
           it = next;
           continue;

@@ -156,7 +156,11 @@ bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::Bas
     return false;
   }
   if (plan.b_components * (32 / element_bits) < plan.k) {
-    *why_not = "B has fewer than K Dim rows";
+    // At subgroup size 32 this is the paired form (B.4, DECISIONS 10), whose invocations hold
+    // half of a column's packed rows each.
+    *why_not = subgroup_size == 32 ? "the paired subgroup-size-32 form (B with half of K Dim's "
+                                     "rows per invocation) is not emulated"
+                                   : "B has fewer than K Dim rows";
     return false;
   }
 

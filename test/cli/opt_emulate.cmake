@@ -92,13 +92,14 @@ if(TARGET xmx-opt)
   # What the device has stays as it is.
   xmx_emulate_test(gemm_bf16_native ${XMX_FUSE_DIR}/spv/fuse_gemm_bf16.llc22.O2.spv
                    ${XMX_EMULATE_DIR}/emu_gemm_bf16.json pvc pvc --expect-unchanged --no-run)
-  # Forms the pass does not emulate (tf32 here) fail with exit 1, naming the instruction.
-  add_test(NAME opt.emulate.refuses_tf32
+  # Forms the pass does not emulate (the paired subgroup-size-32 matrix form here) fail with
+  # exit 1, naming the instruction.
+  add_test(NAME opt.emulate.refuses_paired_form
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
-                   "cannot emulate OpSubgroupMatrixMultiplyAccumulateINTEL for device dg2: Matrix A holds tf32"
-                   -- $<TARGET_FILE:xmx-opt> --skip-validation --emulate-xmx=dg2
-                   ${CMAKE_SOURCE_DIR}/test/corpus/spv/xmx_tf32.llc22.O2.spv
-                   -o ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/refused_tf32.spv)
+                   "cannot emulate OpSubgroupMatrixMultiplyAccumulateINTEL for device dg2: the paired subgroup-size-32 form"
+                   -- $<TARGET_FILE:xmx-opt> --device pvc --emulate-xmx=dg2
+                   ${CMAKE_SOURCE_DIR}/test/val/rows/mma_sg32_paired_bf16_k16_f32_0x3000_m2.spv
+                   -o ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/refused_paired.spv)
   add_test(NAME opt.emulate.inputs
            COMMAND ${Python3_EXECUTABLE} ${XMX_EMULATE_DIR}/make_inputs.py --check)
 endif()
