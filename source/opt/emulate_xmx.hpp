@@ -11,24 +11,25 @@
 //   no effect on results and is dropped.
 // * The matrix instruction (SPEC-NOTES B.4, B.7, DECISIONS 1-3): a shape the device's table does
 //   not list becomes a call of a function written for its operand types: the invocations share
-//   their A operands with OpGroupBroadcast (one 32-bit vector per invocation), and each invocation
-//   computes its column of the result. Integer data: exact products summed in 32 bits (the low 32
-//   bits of the exact sum, as DECISIONS 2 says). Float data: the exact model of DECISIONS 3 and
-//   xmx-run's `--mma-fp exact`: every product exact, C plus all products summed exactly in a
-//   fixed-point accumulator of 32-bit digits (carry-save in 64-bit integers) and rounded once, to
-//   nearest even, to the Result format, subnormals kept; a NaN, infinity times zero or infinities
-//   of both signs give the format's canonical quiet NaN, another infinity that infinity; an
-//   exactly zero sum is +0 unless every term is -0.
+//   their A operands with OpGroupBroadcast (one 32-bit vector per invocation; in the paired
+//   subgroup-size-32 form B too), and each invocation computes its column of the result, for
+//   every element type of B.2 (int8, int4, fp16, bf16, tf32, fp8 E4M3 / E5M2, fp4). Integer data:
+//   exact products summed in 32 bits (the low 32 bits of the exact sum, as DECISIONS 2 says). Float
+//   data: the exact model of DECISIONS 3 and xmx-run's `--mma-fp exact`: every product exact, C
+//   plus all products summed exactly in a fixed-point accumulator of 32-bit digits (carry-save in
+//   64-bit integers) and rounded once, to nearest even, to the Result format, subnormals kept; a
+//   NaN, infinity times zero or infinities of both signs give the format's canonical quiet NaN,
+//   another infinity that infinity; an exactly zero sum is +0 unless every term is -0.
 //
 // * The 8- and 16-bit typings of the Intel shuffles and buffer block IO and of the subgroup
 //   OpGroupBroadcast / IAdd / min / max (SPEC-NOTES C.4), where the device's subgroup table has
 //   no row for them: see emulate_xmx_subgroups.cpp. Image block IO at these widths is refused.
 //
-// All need the subgroup size of the function they are in: every kernel reaching it must fix the
-// same one with OpExecutionMode SubgroupSize (a function no kernel reaches never runs and is
-// written for the size the module's kernels fix). Otherwise, or for a form not covered (the
-// paired subgroup-size-32 matrix form, image block IO at 8 or 16 bits), the pass fails naming
-// the instruction and leaves the module as it was.
+// All need the subgroup size of the function they are in (the 8- and 16-bit shuffles and
+// collectives need none, but share the rule): every kernel reaching it must fix the same one with
+// OpExecutionMode SubgroupSize (a function no kernel reaches never runs and is
+// written for a size its instructions fit). Otherwise, or for a form not covered (image block IO
+// at 8 or 16 bits), the pass fails naming the instruction and leaves the module as it was.
 #pragma once
 
 #include <cstdint>

@@ -139,43 +139,50 @@ bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::Bas
     return false;
   }
   const uint32_t per_component = a->bits / element_bits;
-  // Invocations N x c cover K columns g times over: g row phases (B.4; tf32 at size 16).
-  if (per_component == 0 || plan.k % per_component != 0 ||
-      (subgroup_size * per_component) % plan.k != 0) {
-    *why_not = "K Dim " + std::to_string(plan.k) + " does not divide the subgroup size times the " +
-               std::to_string(per_component) + " elements of an A component";
-    return false;
-  }
-  plan.a_phases = subgroup_size * per_component / plan.k;
+  const uint32_t per_word = 32 / element_bits;
+  plan.rows_per_invocation = result->count;
   plan.a_components = a->count;
-  if (a->count != (plan.m + plan.a_phases - 1) / plan.a_phases) {
-    *why_not = "A has " + std::to_string(a->count) + " components, not M / " +
-               std::to_string(plan.a_phases) +
-               " rounded up (the paired subgroup-size-32 form "
-               "is not emulated)";
-    return false;
-  }
-  if (plan.b_components * (32 / element_bits) < plan.k) {
-    // At subgroup size 32 this is the paired form (B.4, DECISIONS 10), whose invocations hold
-    // half of a column's packed rows each.
-    *why_not = subgroup_size == 32 ? "the paired subgroup-size-32 form (B with half of K Dim's "
-                                     "rows per invocation) is not emulated"
-                                   : "B has fewer than K Dim rows";
-    return false;
+  if (subgroup_size == 32 && per_component * 16 == plan.k && bt->count * per_word * 2 == plan.k &&
+      a->count == result->count) {
+    plan.paired = true;
+    plan.m = 2 * result->count;
+    plan.lane_id_variable = context.LaneIdVariable();
+  } else {
+    // Invocations N x c cover K columns g times over: g row phases (B.4; tf32 at size 16).
+    if (per_component == 0 || plan.k % per_component != 0 ||
+        (subgroup_size * per_component) % plan.k != 0) {
+      *why_not = "K Dim " + std::to_string(plan.k) +
+                 " does not divide the subgroup size times the " + std::to_string(per_component) +
+                 " elements of an A component";
+      return false;
+    }
+    plan.a_phases = subgroup_size * per_component / plan.k;
+    if (a->count != (plan.m + plan.a_phases - 1) / plan.a_phases) {
+      *why_not = "A has " + std::to_string(a->count) + " components, not M / " +
+                 std::to_string(plan.a_phases) + " rounded up";
+      return false;
+    }
+    if (plan.b_components * per_word < plan.k) {
+      *why_not = "B has fewer than K Dim rows";
+      return false;
+    }
   }
 
   // The broadcast operand: A's components widened to 32 bits.
   const uint32_t i32 = b.IntType(32);
   const uint32_t a32 = a->count == 1 ? i32 : b.VectorType(i32, a->count);
   const uint32_t all_a = b.ArrayType(a32, subgroup_size);
-  std::string key = "matrix " + std::to_string(subgroup_size) + " " + std::to_string(plan.k) + " " +
-                    std::to_string(mask) + " %" + std::to_string(a32) + " %" +
-                    std::to_string(bt->id) + " %" + std::to_string(c->id) + " %" +
-                    std::to_string(result->id);
+  // Paired: every invocation's B too, as 32-bit words.
+  const uint32_t b32 = bt->count == 1 ? i32 : b.VectorType(i32, bt->count);
+  const uint32_t all_b = b.ArrayType(b32, subgroup_size);
+  std::string key =
+      std::string(plan.paired ? "paired " : "") + "matrix " + std::to_string(subgroup_size) + " " +
+      std::to_string(plan.k) + " " + std::to_string(mask) + " %" + std::to_string(a32) + " %" +
+      std::to_string(bt->id) + " %" + std::to_string(c->id) + " %" + std::to_string(result->id);
   uint32_t& helper = context.helpers()[key];
   const std::vector<uint32_t> parameter_types{
       b.PointerType(spv::StorageClass::Function, all_a),
-      b.PointerType(spv::StorageClass::Function, bt->id),
+      b.PointerType(spv::StorageClass::Function, plan.paired ? all_b : bt->id),
       b.PointerType(spv::StorageClass::Function, c->id),
       b.PointerType(spv::StorageClass::Function, result->id)};
   if (helper == 0) {
@@ -196,7 +203,7 @@ bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::Bas
   if (a->bits != 32) a_value = here.Op(Op::OpUConvert, a32, {a_value});
   b.RequireCapability(spv::Capability::Groups);
   const uint32_t a_all = here.Variable(all_a);
-  const uint32_t b_var = here.Variable(bt->id);
+  const uint32_t b_var = here.Variable(plan.paired ? all_b : bt->id);
   const uint32_t c_var = here.Variable(c->id);
   const uint32_t result_var = here.Variable(result->id);
   const uint32_t a32_pointer = b.PointerType(spv::StorageClass::Function, a32);
@@ -205,7 +212,18 @@ bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::Bas
         here.Op(Op::OpGroupBroadcast, a32, {here.I32(kSubgroupScope), a_value, here.I32(lane)});
     here.Store(here.Op(Op::OpInBoundsAccessChain, a32_pointer, {a_all, here.I32(lane)}), shared);
   }
-  here.Store(b_var, inst->word(2));
+  if (plan.paired) {
+    uint32_t b_value = inst->word(2);
+    if (bt->is_float) b_value = here.Op(Op::OpBitcast, b32, {b_value});
+    const uint32_t b32_pointer = b.PointerType(spv::StorageClass::Function, b32);
+    for (uint32_t lane = 0; lane < subgroup_size; ++lane) {
+      const uint32_t shared =
+          here.Op(Op::OpGroupBroadcast, b32, {here.I32(kSubgroupScope), b_value, here.I32(lane)});
+      here.Store(here.Op(Op::OpInBoundsAccessChain, b32_pointer, {b_var, here.I32(lane)}), shared);
+    }
+  } else {
+    here.Store(b_var, inst->word(2));
+  }
   here.Store(c_var, inst->word(3));
   here.Op(Op::OpFunctionCall, b.VoidType(), {helper, a_all, b_var, c_var, result_var});
   // The result keeps its id, so its uses need no change.

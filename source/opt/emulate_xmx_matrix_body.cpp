@@ -82,7 +82,12 @@ class BodyWriter {
         *flag = code_.Variable(t_.i32);
       }
     }
-    code_.For(code_.I32(0), code_.I32(plan_.m), [&](uint32_t row) {
+    if (plan_.paired) {
+      const uint32_t lane = code_.Load(t_.i32, plan_.lane_id_variable);
+      half_ = Op(Op::OpUDiv, t_.i32, {lane, I32(16)});
+      column_ = Op(Op::OpUMod, t_.i32, {lane, I32(16)});
+    }
+    code_.For(code_.I32(0), code_.I32(plan_.rows_per_invocation), [&](uint32_t row) {
       if (integer) {
         IntegerRow(row);
       } else {
@@ -131,11 +136,13 @@ class BodyWriter {
     const uint32_t bits = MatrixElementBits(plan_.a);
     const uint32_t per_component = plan_.a_component_bits / bits;
     const uint32_t g = plan_.a_phases;
+    // Paired: row `row` of this half, from the invocations of the same half.
+    const uint32_t first_lane =
+        plan_.paired ? Op(Op::OpIMul, t_.i32, {half_, I32(16)})
+                     : Op(Op::OpIMul, t_.i32,
+                          {Op(Op::OpUMod, t_.i32, {row, I32(g)}), I32(plan_.k / per_component)});
     const uint32_t lane =
-        Op(Op::OpIAdd, t_.i32,
-           {Op(Op::OpIMul, t_.i32,
-               {Op(Op::OpUMod, t_.i32, {row, I32(g)}), I32(plan_.k / per_component)}),
-            Op(Op::OpUDiv, t_.i32, {k, I32(per_component)})});
+        Op(Op::OpIAdd, t_.i32, {first_lane, Op(Op::OpUDiv, t_.i32, {k, I32(per_component)})});
     const uint32_t field = Op(Op::OpUMod, t_.i32, {k, I32(per_component)});
     const uint32_t index = Op(Op::OpIAdd, t_.i32,
                               {Op(Op::OpIMul, t_.i32, {lane, I32(plan_.a_components)}),
@@ -147,8 +154,18 @@ class BodyWriter {
   uint32_t ElementB(uint32_t k) {
     const uint32_t bits = MatrixElementBits(plan_.b);
     const uint32_t per_word = 32 / bits;
-    const uint32_t word = code_.Load(
-        t_.i32, code_.PtrAdd(t_.ptr_i32, b_words_, Op(Op::OpUDiv, t_.i32, {k, I32(per_word)})));
+    const uint32_t packed_row = Op(Op::OpUDiv, t_.i32, {k, I32(per_word)});
+    uint32_t index = packed_row;
+    if (plan_.paired) {  // packed row w: invocation (w mod 2) x 16 + n, component w / 2
+      const uint32_t lane =
+          Op(Op::OpIAdd, t_.i32,
+             {Op(Op::OpIMul, t_.i32, {Op(Op::OpUMod, t_.i32, {packed_row, I32(2)}), I32(16)}),
+              column_});
+      index = Op(Op::OpIAdd, t_.i32,
+                 {Op(Op::OpIMul, t_.i32, {lane, I32(plan_.b_components)}),
+                  Op(Op::OpUDiv, t_.i32, {packed_row, I32(2)})});
+    }
+    const uint32_t word = code_.Load(t_.i32, code_.PtrAdd(t_.ptr_i32, b_words_, index));
     return Field(word,
                  Op(Op::OpIMul, t_.i32, {Op(Op::OpUMod, t_.i32, {k, I32(per_word)}), I32(bits)}),
                  bits);
@@ -405,6 +422,7 @@ class BodyWriter {
   Types t_{};
   uint32_t a_words_ = 0, b_words_ = 0, c_values_ = 0, results_ = 0;
   uint32_t c_bits_ = 0, result_bits_ = 0;
+  uint32_t half_ = 0, column_ = 0;  // paired form: this invocation's half and column
   uint32_t digits_ = 0, nan_ = 0, positive_inf_ = 0, negative_inf_ = 0, all_negative_zero_ = 0;
 };
 

@@ -71,9 +71,10 @@ if(TARGET xmx-opt)
   # Every row module of test/val/rows through its family's own model check (test/cli/check_*.py,
   # which share no code with the emulation), each module emulated on the way by
   # test/opt/opt_run_wrapper.py: all subgroup-size-16 matrix rows (int8, int4, fp16, bf16, tf32,
-  # fp8, fp4, every accumulator) and every 2D block row for dg2, the subgroup-size-8 matrix rows
-  # for pvc.
+  # fp8, fp4, every accumulator), the paired subgroup-size-32 rows and every 2D block row for
+  # dg2, the subgroup-size-8 matrix rows for pvc.
   foreach(family "mma_sg16|check_mma_rows.py|mma_sg16_*|dg2"
+                 "mma_sg32_paired|check_mma_rows.py|mma_sg32_paired_*|dg2"
                  "mma_sg8|check_mma_rows.py|mma_sg8_*|pvc"
                  "block2d|check_block2d_rows.py|b2d_*|dg2")
     string(REPLACE "|" ";" parts "${family}")
@@ -92,14 +93,22 @@ if(TARGET xmx-opt)
   # What the device has stays as it is.
   xmx_emulate_test(gemm_bf16_native ${XMX_FUSE_DIR}/spv/fuse_gemm_bf16.llc22.O2.spv
                    ${XMX_EMULATE_DIR}/emu_gemm_bf16.json pvc pvc --expect-unchanged --no-run)
-  # Forms the pass does not emulate (the paired subgroup-size-32 matrix form here) fail with
-  # exit 1, naming the instruction.
-  add_test(NAME opt.emulate.refuses_paired_form
+  # What the pass cannot emulate fails with exit 1, naming the instruction: here a matrix
+  # instruction in a kernel whose subgroup size nothing fixes (refused/open_subgroup_size.spvasm,
+  # assembled by the first test).
+  set(refused ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/open_subgroup_size.spv)
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate)
+  add_test(NAME opt.emulate.refused.assemble
+           COMMAND $<TARGET_FILE:xmx-as> ${XMX_EMULATE_DIR}/refused/open_subgroup_size.spvasm
+                   -o ${refused})
+  set_tests_properties(opt.emulate.refused.assemble PROPERTIES FIXTURES_SETUP opt_emulate_refused)
+  add_test(NAME opt.emulate.refuses_open_subgroup_size
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
-                   "cannot emulate OpSubgroupMatrixMultiplyAccumulateINTEL for device dg2: the paired subgroup-size-32 form"
-                   -- $<TARGET_FILE:xmx-opt> --device pvc --emulate-xmx=dg2
-                   ${CMAKE_SOURCE_DIR}/test/val/rows/mma_sg32_paired_bf16_k16_f32_0x3000_m2.spv
-                   -o ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/refused_paired.spv)
+                   "cannot emulate OpSubgroupMatrixMultiplyAccumulateINTEL for device dg2: the subgroup size of the function is not fixed"
+                   -- $<TARGET_FILE:xmx-opt> --skip-validation --emulate-xmx=dg2 ${refused}
+                   -o ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/refused.spv)
+  set_tests_properties(opt.emulate.refuses_open_subgroup_size
+                       PROPERTIES FIXTURES_REQUIRED opt_emulate_refused)
   add_test(NAME opt.emulate.inputs
            COMMAND ${Python3_EXECUTABLE} ${XMX_EMULATE_DIR}/make_inputs.py --check)
 endif()
