@@ -25,11 +25,11 @@
 //   OpGroupBroadcast / IAdd / min / max (SPEC-NOTES C.4), where the device's subgroup table has
 //   no row for them: see emulate_xmx_subgroups.cpp. Image block IO at these widths is refused.
 //
-// All need the subgroup size of the function they are in (the 8- and 16-bit shuffles and
-// collectives need none, but share the rule): every kernel reaching it must fix the same one with
-// OpExecutionMode SubgroupSize (a function no kernel reaches never runs and is
-// written for a size its instructions fit). Otherwise, or for a form not covered (image block IO
-// at 8 or 16 bits), the pass fails naming the instruction and leaves the module as it was.
+// All but the 8- and 16-bit shuffles and collectives need the subgroup size of the function they
+// are in: every kernel reaching it must fix the same one with OpExecutionMode SubgroupSize (a
+// function no kernel reaches never runs and is written for a size its instructions fit). Otherwise,
+// or for a form not covered (image block IO at 8 or 16 bits), the pass fails naming the instruction
+// and leaves the module as it was.
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // (cl_intel_subgroups_char / _short, SPEC-NOTES C.3, C.4) for devices without them: shuffles,
 // broadcasts and collectives run on the values widened to 32 bits (which every device has) and
 // narrowed back; buffer block reads and writes become one load or store per component at
-// Ptr[lid + j x subgroup size] (C.2).
+// Ptr[lid + j x subgroup size] (C.2), the only form that needs the subgroup size.
 //
 // Widening is exact: a shuffle or broadcast moves the value unchanged; a sum's low 8 or 16 bits
 // are those of the narrow sum; min and max compare sign- (SMin, SMax) or zero-extended values. The
