@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include "ir/module_info.hpp"
 #include "opt/passes.hpp"
+#include "opt/subgroup_sizes.hpp"
 
 namespace xmx::opt {
 namespace emulate_detail {
@@ -183,38 +183,14 @@ bool DeviceHasMatrixMad(const device::DeviceProfile& profile, const ir::Instruct
 // kernels' and the device's fits the instruction (its shape may say: a matrix instruction's K).
 std::map<uint32_t, std::vector<uint32_t>> SubgroupSizes(const ir::Module& module,
                                                         const device::DeviceProfile& profile) {
-  const ir::ModuleInfo info(module);
-  std::map<uint32_t, std::vector<uint32_t>> reaching;
-  std::vector<uint32_t> kernel_sizes;
-  for (const ir::EntryPoint& entry : info.entry_points()) {
-    uint32_t size = 0;
-    if (auto mode = info.FindExecutionMode(entry.function_id, spv::ExecutionMode::SubgroupSize);
-        mode && mode->operands.size() == 1 && !mode->operands_are_ids) {
-      size = mode->operands[0];
-    }
-    kernel_sizes.push_back(size);
-    std::vector<uint32_t> stack{entry.function_id};
-    std::map<uint32_t, bool> seen;
-    while (!stack.empty()) {
-      const uint32_t f = stack.back();
-      stack.pop_back();
-      if (seen[f]) continue;
-      seen[f] = true;
-      reaching[f].push_back(size);
-      for (uint32_t callee : info.GetCallees(f)) stack.push_back(callee);
-    }
-  }
-  auto one_size = [](const std::vector<uint32_t>& sizes) -> std::vector<uint32_t> {
-    if (sizes.empty() || sizes.front() == 0) return {};
-    for (uint32_t s : sizes) {
-      if (s != sizes.front()) return {};
-    }
-    return {sizes.front()};
-  };
-  std::vector<uint32_t> unreached = one_size(kernel_sizes);
-  if (unreached.empty()) {
-    const std::vector<uint32_t>& device_sizes = profile.subgroup_sizes;
-    for (const std::vector<uint32_t>* list : {&std::as_const(kernel_sizes), &device_sizes}) {
+  const ReachingSubgroupSizes reaching = FindReachingSubgroupSizes(module);
+  std::vector<uint32_t> unreached;
+  if (const uint32_t agreed = reaching.kernels.empty() ? 0 : reaching.kernels.front();
+      agreed != 0 && std::all_of(reaching.kernels.begin(), reaching.kernels.end(),
+                                 [agreed](uint32_t s) { return s == agreed; })) {
+    unreached = {agreed};
+  } else {
+    for (const std::vector<uint32_t>* list : {&reaching.kernels, &profile.subgroup_sizes}) {
       for (uint32_t size : *list) {
         if (size != 0 && std::find(unreached.begin(), unreached.end(), size) == unreached.end()) {
           unreached.push_back(size);
@@ -224,8 +200,10 @@ std::map<uint32_t, std::vector<uint32_t>> SubgroupSizes(const ir::Module& module
   }
   std::map<uint32_t, std::vector<uint32_t>> result;
   for (const ir::Function& function : module.functions()) {
-    auto it = reaching.find(function.id());
-    result[function.id()] = it == reaching.end() ? unreached : one_size(it->second);
+    const uint32_t fixed = reaching.Fixed(function.id());
+    result[function.id()] = !reaching.Reached(function.id()) ? unreached
+                            : fixed != 0                     ? std::vector<uint32_t>{fixed}
+                                                             : std::vector<uint32_t>{};
   }
   return result;
 }

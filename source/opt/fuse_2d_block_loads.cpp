@@ -8,9 +8,9 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "ir/module_info.hpp"
 #include "opt/module_builder.hpp"
 #include "opt/passes.hpp"
+#include "opt/subgroup_sizes.hpp"
 
 namespace xmx::opt {
 namespace {
@@ -92,29 +92,9 @@ class Fuser {
  private:
   // The subgroup size of each function, when every kernel that reaches it fixes the same one.
   void ComputeSubgroupSizes() {
-    const ir::ModuleInfo info(module_);
-    std::map<uint32_t, std::vector<uint32_t>> sizes;  // function -> sizes reaching it (0: open)
-    for (const ir::EntryPoint& entry : info.entry_points()) {
-      uint32_t size = 0;
-      if (auto mode = info.FindExecutionMode(entry.function_id, spv::ExecutionMode::SubgroupSize);
-          mode && mode->operands.size() == 1 && !mode->operands_are_ids) {
-        size = mode->operands[0];
-      }
-      std::vector<uint32_t> stack{entry.function_id};
-      std::map<uint32_t, bool> seen;
-      while (!stack.empty()) {
-        const uint32_t f = stack.back();
-        stack.pop_back();
-        if (seen[f]) continue;
-        seen[f] = true;
-        sizes[f].push_back(size);
-        for (uint32_t callee : info.GetCallees(f)) stack.push_back(callee);
-      }
-    }
-    for (const auto& [function, list] : sizes) {
-      const uint32_t size = list.empty() ? 0 : list.front();
-      if (size == 0) continue;
-      if (std::all_of(list.begin(), list.end(), [size](uint32_t s) { return s == size; })) {
+    const ReachingSubgroupSizes sizes = FindReachingSubgroupSizes(module_);
+    for (const auto& [function, list] : sizes.by_function) {
+      if (const uint32_t size = sizes.Fixed(function); size != 0) {
         subgroup_size_.emplace(function, size);
       }
     }
