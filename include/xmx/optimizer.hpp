@@ -42,10 +42,6 @@ struct PassStep {
   std::string macro;
 };
 
-// Whether `arg` is a pass flag (installed or ours) or an optimization macro (-O, -Os, -Oconfig=,
-// --legalize-hlsl), as opposed to an option such as --target-env.
-bool IsPassFlag(std::string_view arg);
-
 // Expands the macros and checks every flag: unknown flags, arguments the pass does not take and
 // unknown devices are failures (usage errors), named in the diagnostic.
 Result<std::vector<PassStep>> ParsePipeline(std::span<const std::string> flags);

@@ -37,10 +37,6 @@ std::pair<std::string, std::optional<std::string>> SplitFlag(std::string_view fl
   return {std::string(flag.substr(0, equals)), std::string(flag.substr(equals + 1))};
 }
 
-bool IsMacro(std::string_view flag) {
-  return flag == "-O" || flag == "-Os" || flag.rfind("-Oconfig=", 0) == 0;
-}
-
 struct Parser {
   std::vector<PassStep> steps;
   std::vector<Diagnostic> errors;
@@ -161,6 +157,7 @@ class Driver {
   ir::Module& module() { return module_; }
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
   std::vector<std::string>& skipped() { return skipped_; }
+  bool changed() const { return changed_; }
 
  private:
   void PrintBefore(const std::string& flag) {
@@ -202,15 +199,23 @@ class Driver {
       diagnostics_.push_back(std::move(d));
     }
     if (status == PassStatus::kFailed) return false;
-    if (status == PassStatus::kChanged) module_ = std::move(copy);
+    if (status == PassStatus::kChanged) {
+      module_ = std::move(copy);
+      changed_ = true;
+    }
     return ValidateAfter(step.flag);
   }
 
   bool RunInstalled(std::span<const PassStep> steps) {
     const InstalledPassFacts facts = ComputeInstalledPassFacts(module_);
+    struct Skip {
+      std::string macro, why;
+      std::vector<std::string> flags;
+    };
+    std::vector<Skip> skips;
     if (steps.size() == 1 && steps[0].flag == kCompactIds) {
       PrintBefore(steps[0].flag);
-      CompactIds(module_);
+      changed_ |= CompactIds(module_);
       return ValidateAfter(steps[0].flag);
     }
     std::vector<std::string> flags;
@@ -227,22 +232,30 @@ class Driver {
         diagnostics_.push_back(Error(step.flag + " refused: " + *why));
         return false;
       }
-      // A recipe runs some passes several times: say it once per pass.
-      if (std::ranges::find(skipped_, step.flag) == skipped_.end()) {
-        diagnostics_.push_back(
-            Message(Severity::kWarning, step.macro + ": skipped " + step.flag + ": " + *why));
-        skipped_.push_back(step.flag);
+      // A recipe runs some passes several times, and one fact skips several: one warning per
+      // reason, naming each pass once.
+      auto same = [&](const Skip& skip) { return skip.macro == step.macro && skip.why == *why; };
+      auto skip = std::ranges::find_if(skips, same);
+      if (skip == skips.end()) skip = skips.insert(skips.end(), Skip{step.macro, *why, {}});
+      if (std::ranges::find(skip->flags, step.flag) == skip->flags.end()) {
+        skip->flags.push_back(step.flag);
       }
+      if (std::ranges::find(skipped_, step.flag) == skipped_.end()) skipped_.push_back(step.flag);
+    }
+    for (const Skip& skip : skips) {
+      std::string names = skip.flags[0];
+      for (size_t i = 1; i < skip.flags.size(); ++i) names += ", " + skip.flags[i];
+      diagnostics_.push_back(
+          Message(Severity::kWarning, skip.macro + ": skipped " + names + ": " + skip.why));
     }
     if (flags.empty()) return true;
     std::string what = flags[0];
     for (size_t i = 1; i < flags.size(); ++i) what += " " + flags[i];
     if (flags.size() > 4) what = flags.front() + " ... " + flags.back();
     PrintBefore(what);
-    if (RunInstalledPasses(module_, flags, what, run_options_, diagnostics_) ==
-        PassStatus::kFailed) {
-      return false;
-    }
+    const PassStatus status = RunInstalledPasses(module_, flags, what, run_options_, diagnostics_);
+    if (status == PassStatus::kFailed) return false;
+    changed_ |= status == PassStatus::kChanged;
     return ValidateAfter(what);
   }
 
@@ -252,6 +265,7 @@ class Driver {
   InstalledRunOptions run_options_;
   std::vector<Diagnostic> diagnostics_;
   std::vector<std::string> skipped_;
+  bool changed_ = false;
 };
 
 std::vector<std::string> AsFlags(const std::vector<std::string>& names) {
@@ -261,13 +275,6 @@ std::vector<std::string> AsFlags(const std::vector<std::string>& names) {
 }
 
 }  // namespace
-
-bool IsPassFlag(std::string_view arg) {
-  if (IsMacro(arg)) return true;
-  if (arg.rfind("--", 0) != 0) return false;
-  if (FindOurPass(SplitFlag(arg).first)) return true;
-  return IsInstalledPassFlag(std::string(arg), nullptr);
-}
 
 std::vector<std::string> PerformancePassFlags() { return AsFlags(InstalledPassNames("-O")); }
 std::vector<std::string> SizePassFlags() { return AsFlags(InstalledPassNames("-Os")); }
@@ -303,8 +310,9 @@ Result<OptimizeReport> Optimize(std::span<const uint32_t> words, std::span<const
   OptimizeReport report;
   report.words = driver.module().ToWords();
   report.skipped = std::move(driver.skipped());
-  if (!options.skip_validation) {
-    // spirv-opt trusts its passes; we do not: an invalid result is never written.
+  if (!options.skip_validation && driver.changed()) {
+    // spirv-opt trusts its passes; we do not: an invalid result is never written. (A module no
+    // pass changed is the input, validated above.)
     val::ValidationResult output = val::Validate(report.words, validator);
     if (!output.valid) {
       said.push_back(Error("the optimized module is invalid (a pass wrote it wrongly):"));

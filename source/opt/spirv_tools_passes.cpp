@@ -1,6 +1,7 @@
 #include "opt/spirv_tools_passes.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -182,7 +183,9 @@ bool IsInstalledPassFlag(const std::string& flag, std::string* error) {
   return false;
 }
 
-std::vector<std::string> InstalledPassNames(const std::string& flag) {
+namespace {
+
+std::vector<std::string> AskInstalledPassNames(const std::string& flag) {
   spvtools::Optimizer optimizer(SPV_ENV_UNIVERSAL_1_5);
   optimizer.SetMessageConsumer(
       [](spv_message_level_t, const char*, const spv_position_t&, const char*) {});
@@ -192,6 +195,19 @@ std::vector<std::string> InstalledPassNames(const std::string& flag) {
   // A single pass's name may differ from its flag's spelling of the argument; keep the flag.
   if (names.size() == 1 && flag.rfind("--", 0) == 0) return {Trimmed(flag)};
   return names;
+}
+
+}  // namespace
+
+std::vector<std::string> InstalledPassNames(const std::string& flag) {
+  // Asked for every step of every pipeline: building an optimizer each time costs more than
+  // some passes do on a small module.
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::vector<std::string>> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = known.find(flag);
+  if (it == known.end()) it = known.emplace(flag, AskInstalledPassNames(flag)).first;
+  return it->second;
 }
 
 PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> flags,
@@ -256,7 +272,6 @@ PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> f
     }
     RemoveDanglingAnnotations(*optimized);
   }
-  if (optimized->ToWords() == module.ToWords()) return PassStatus::kUnchanged;
   module = std::move(*optimized);
   return PassStatus::kChanged;
 }

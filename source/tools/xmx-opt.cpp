@@ -279,8 +279,9 @@ int Run(int argc, char** argv) {
     return kExitUsage;
   }
 
+  // A file that cannot be read is a usage error, as in the project's other tools.
   std::optional<std::vector<uint8_t>> bytes = xmx::tools::ReadInput(input.value_or("-"));
-  if (!bytes) return kExitInvalid;
+  if (!bytes) return kExitUsage;
   std::vector<uint32_t> words;
   xmx::Diagnostic error;
   if (!xmx::binary::BytesToWords(*bytes, &words, &error)) {

@@ -4,7 +4,8 @@
 usage:
   check_opt_passes.py XMX_OPT XMX_VAL XMX_RUN WORKDIR [--ours] [--pass FLAGS]... [--only GLOB]
       Every corpus module with a run description (test/run/*.json for the four builds of each
-      portable kernel, test/opt/runs/*.json for the extension kernels, which name their modules)
+      portable kernel, test/opt/runs/*.json for the extension kernels, which name their modules:
+      corpus file patterns, or paths from the repository's root)
       is run before and after each pass (opt_harness.py): the output must pass xmx-val and give
       byte-identical dumps. --ours adds every pass of ours that `xmx-opt --help` lists (a pass
       taking =DEVICE gets the run's device, else pvc); --pass adds one installed pass or recipe
@@ -67,9 +68,11 @@ def cases():
     for path in sorted((TEST_DIR / "opt" / "runs").glob("*.json")):
         run = json.loads(path.read_text())
         for pattern in run["modules"]:
-            for module in sorted(CORPUS.glob(pattern)):
-                build = module.name[:-len(".spv")].split(".", 1)[1]
-                found.append(("%s.%s" % (path.stem, build), module,
+            # A pattern with a directory is relative to the repository, else to the corpus.
+            where = TEST_DIR.parent if "/" in pattern else CORPUS
+            for module in sorted(where.glob(pattern)):
+                # Named by run and module: one run file may serve several sources.
+                found.append(("%s.%s" % (path.stem, module.name[:-len(".spv")]), module,
                               launch_args(run, path.parent), list(run["dump"])))
     return found
 

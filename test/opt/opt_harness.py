@@ -74,7 +74,10 @@ def tail(proc):
 def launch(xmx_run, module, args, dumps, out_dir):
     """Runs xmx-run with --stats, dumps into out_dir; returns (process, {index: bytes})."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    cmd = [xmx_run, str(module)] + args + ["--stats"]
+    # One thread: the executed-instruction count then does not depend on how work-groups
+    # interleave (atomics and barriers make it vary a little with several).
+    threads = [] if any(a.startswith("--threads") for a in args) else ["--threads", "1"]
+    cmd = [xmx_run, str(module)] + args + ["--stats"] + threads
     for index in dumps:
         cmd += ["--dump", "%s=%s" % (index, out_dir / ("dump%s.bin" % index))]
     proc = run(cmd)
@@ -108,7 +111,8 @@ def check(tools, pass_flags, module, args, dumps, work, baseline=None):
     said = (proc.stderr or b"").decode("utf-8", "replace")
     if proc.returncode != 0:
         if proc.returncode == 1 and " refused: " in said:
-            return Outcome("refused", said.strip().splitlines()[0]), baseline
+            line = next(x for x in said.splitlines() if " refused: " in x)
+            return Outcome("refused", line), baseline
         if baseline is None:
             baseline, why = original()
             if baseline is None:  # an invalid input, which xmx-opt rightly rejects too

@@ -13,6 +13,7 @@
 #include "binary/parser.hpp"
 #include "bridge/bridge.hpp"
 #include "builtins/upgrade.hpp"
+#include "grammar/grammar.hpp"
 #include "opt/compact_ids.hpp"
 #include "text/assembler.hpp"
 
@@ -184,7 +185,8 @@ TEST(OptimizerSafety, FoldingPassesOnCooperativeMatricesAreRefused) {
   // Passes that only move whole values run; -O keeps those.
   Result<OptimizeReport> recipe = Optimize(words, Steps({"-O"}), options);
   ASSERT_TRUE(recipe.ok());
-  EXPECT_TRUE(Says(recipe.diagnostics(), Severity::kWarning, "-O: skipped --ccp"));
+  EXPECT_TRUE(Says(recipe.diagnostics(), Severity::kWarning, "-O: skipped "));
+  EXPECT_TRUE(Says(recipe.diagnostics(), Severity::kWarning, "--ccp"));
   Result<OptimizeReport> compact = Optimize(words, Steps({"--compact-ids"}), options);
   EXPECT_TRUE(compact.ok());
 }
@@ -198,6 +200,52 @@ TEST(OptimizerValidation, AnInvalidInputIsRefusedUnlessValidationIsSkipped) {
   OptimizerOptions options;
   options.target_env = SPV_ENV_UNIVERSAL_1_6;
   EXPECT_TRUE(Optimize(words, Steps({"--ccp"}), options).ok());
+}
+
+// What the bridge adds for the installed passes (its declarations, their linkage names, the
+// Linkage capability, the extension that turns type uniqueness off) is gone from what -O writes
+// on every module with the extensions.
+TEST(OptimizerBridge, NothingTheBridgeAddedIsLeftInTheOutput) {
+  size_t checked = 0;
+  auto count = [](const ir::Module& module) {
+    struct Counts {
+      size_t declarations = 0, linkage_capabilities = 0, ignore_uniqueness = 0, bridge_names = 0;
+    } counts;
+    for (const ir::Function& f : module.functions()) counts.declarations += f.IsDeclaration();
+    for (const ir::Instruction& inst : module.capabilities()) {
+      counts.linkage_capabilities += inst.word(0) == uint32_t(spv::Capability::Linkage);
+    }
+    for (const ir::Instruction& inst : module.extensions()) {
+      counts.ignore_uniqueness += inst.StringOperand(0) == bridge::kIgnoreTypeUniquenessExtension;
+    }
+    module.ForEachInstruction([&counts](const ir::Instruction& inst) {
+      for (size_t i = 0; i < inst.num_operands(); ++i) {
+        if (inst.operand(i).kind == grammar::OperandKindId::kLiteralString &&
+            inst.StringOperand(i).starts_with(bridge::kDeclarationPrefix)) {
+          ++counts.bridge_names;
+        }
+      }
+    });
+    return counts;
+  };
+  for (const auto& entry : fs::directory_iterator(fs::path(XMX_TEST_DIR) / "corpus" / "spv")) {
+    const std::vector<uint32_t> words = ReadModule(entry.path());
+    Diagnostic error;
+    std::optional<ir::Module> input = ir::Module::FromWords(words, &error);
+    ASSERT_TRUE(input) << entry.path();
+    if (!bridge::HasExtendedContent(*input) || !val::Validate(words, {}).valid) continue;
+    Result<OptimizeReport> result = Optimize(words, Steps({"-O", "--merge-blocks"}), {});
+    ASSERT_TRUE(result.ok()) << entry.path() << ": " << result.diagnostics().front().Format();
+    std::optional<ir::Module> output = ir::Module::FromWords(result->words, &error);
+    ASSERT_TRUE(output) << entry.path();
+    const auto before = count(*input), after = count(*output);
+    EXPECT_LE(after.declarations, before.declarations) << entry.path();
+    EXPECT_EQ(after.linkage_capabilities, before.linkage_capabilities) << entry.path();
+    EXPECT_EQ(after.ignore_uniqueness, before.ignore_uniqueness) << entry.path();
+    EXPECT_EQ(after.bridge_names, 0u) << entry.path();
+    ++checked;
+  }
+  EXPECT_GE(checked, 25u);
 }
 
 // clang-15 + llvm-spirv-15 leave every 2D block and matrix built-in as an imported __spirv_*
