@@ -23,6 +23,16 @@ constexpr std::array kPasses = {
              "the native matrix instruction and 2D block IO as Intel's compiler does, for the "
              "device's cooperative_matrix table; needs a device (=DEVICE or --device).",
              LowerCooperativeMatrix},
+    PassInfo{"fuse-2d-block-loads", Device::kOptional,
+             "Join 2D block loads and prefetches of one surface whose blocks lie side by side "
+             "into one with Block Count 2 or 4, where the device's table (default: opencl) has "
+             "that row.",
+             Fuse2dBlockLoads},
+    PassInfo{"emulate-xmx", Device::kRequired,
+             "Rewrite the matrix instruction and the 2D block instructions DEVICE does not "
+             "support as core SPIR-V (subgroup broadcasts, loads, stores, loops, integer "
+             "arithmetic) computing the same results, xmx-run's exact float model included.",
+             EmulateXmx},
 };
 
 }  // namespace

@@ -10,4 +10,10 @@ PassStatus UpgradeBuiltinCallsPass(ir::Module& module, PassContext& context);
 // lower_cooperative_matrix.cpp
 PassStatus LowerCooperativeMatrix(ir::Module& module, PassContext& context);
 
+// fuse_2d_block_loads.cpp
+PassStatus Fuse2dBlockLoads(ir::Module& module, PassContext& context);
+
+// emulate_xmx.cpp
+PassStatus EmulateXmx(ir::Module& module, PassContext& context);
+
 }  // namespace xmx::opt
