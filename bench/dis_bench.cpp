@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "binary/parser.hpp"
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 #include "module_builder.hpp"
 #include "text/disassembler.hpp"
 

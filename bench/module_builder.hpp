@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "binary/parser.hpp"
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::bench {
 

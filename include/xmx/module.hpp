@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "xmx/diagnostic.hpp"
-#include "grammar/operand_kind_ids.hpp"
-#include "grammar/spirv_enums.hpp"
+#include "xmx/operand_kind_ids.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::ir {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 #include "interp/value_layout.hpp"
 
 namespace xmx::interp {
