@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "binary/parser.hpp"
-#include "interp/launch_spec.hpp"
+#include "tools/run/launch_spec.hpp"
 #include "interp/loader.hpp"
 #include "text/disassembler.hpp"
 #include "tools/tool_io.hpp"

@@ -34,7 +34,7 @@
 #include <string_view>
 #include <vector>
 
-#include "interp/launch_spec.hpp"
+#include "tools/run/launch_spec.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/launch_spec.hpp"
+#include "tools/run/launch_spec.hpp"
 
 namespace xmx::interp {
 namespace {

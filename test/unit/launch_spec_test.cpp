@@ -1,6 +1,6 @@
 // The launch description of xmx-run: every --arg spec form, the option helpers, the fixed random
 // buffer generator and run files.
-#include "interp/launch_spec.hpp"
+#include "tools/run/launch_spec.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -3,8 +3,8 @@
 // file mean exactly what they mean for buffers.
 #include <charconv>
 
-#include "interp/launch_spec.hpp"
-#include "interp/launch_support.hpp"
+#include "tools/run/launch_spec.hpp"
+#include "tools/run/launch_support.hpp"
 
 namespace xmx::interp {
 namespace {

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "interp/launch_spec.hpp"
-#include "interp/launch_support.hpp"
+#include "tools/run/launch_spec.hpp"
+#include "tools/run/launch_support.hpp"
 
 namespace xmx::interp {
 namespace {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <set>
 
-#include "interp/launch_spec.hpp"
-#include "interp/launch_support.hpp"
+#include "tools/run/launch_spec.hpp"
+#include "tools/run/launch_support.hpp"
 #include "nlohmann/json.hpp"
 
 namespace xmx::interp {

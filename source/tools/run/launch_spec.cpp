@@ -1,6 +1,6 @@
 // Parsing of xmx-run's launch description: `--arg` specs and the small option values (run files:
 // launch_run_file.cpp; images: launch_image.cpp).
-#include "interp/launch_spec.hpp"
+#include "tools/run/launch_spec.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,7 +14,7 @@
 #include <set>
 
 #include "interp/float_formats.hpp"
-#include "interp/launch_support.hpp"
+#include "tools/run/launch_support.hpp"
 
 namespace xmx::interp {
 
