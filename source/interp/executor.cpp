@@ -15,8 +15,11 @@
 #include <string>
 #include <thread>
 
+#include "interp/kernel_access.hpp"
 #include "interp/launch_memory.hpp"
 #include "interp/local_race_shadow.hpp"
+#include "interp/run_report.hpp"
+#include "interp/work_group.hpp"
 #include "xmx/interpreter.hpp"
 
 namespace xmx::interp {
@@ -546,7 +549,11 @@ uint32_t UsefulThreads(uint32_t asked, uint64_t total_groups) {
 }
 
 void Launch(RunRequest& request, RunOutcome& outcome) {
-  const Program& p = *request.program;
+  if (!request.kernel.loaded()) {
+    outcome.error = "no kernel: the request's kernel was never loaded";
+    return;
+  }
+  const Program& p = KernelAccess::ProgramOf(request.kernel);
   if (request.arguments.size() != p.parameters.size()) {
     outcome.error = "kernel " + p.kernel_name + " takes " + std::to_string(p.parameters.size()) +
                     " arguments, " + std::to_string(request.arguments.size()) + " given";

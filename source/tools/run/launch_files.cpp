@@ -9,7 +9,7 @@
 #include "tools/run/launch_spec.hpp"
 #include "tools/run/launch_support.hpp"
 
-namespace xmx::interp {
+namespace xmx::tools {
 namespace {
 
 using namespace launch_support;
@@ -88,4 +88,4 @@ bool CheckLaunchFiles(const LaunchSpec& spec, std::string* error) {
   return true;
 }
 
-}  // namespace xmx::interp
+}  // namespace xmx::tools
