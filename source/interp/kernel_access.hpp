@@ -2,7 +2,7 @@
 // Program inside it, which the executor runs and users never see.
 #pragma once
 
-#include "interp/program.hpp"
+#include "interp/model/program.hpp"
 #include "xmx/interpreter.hpp"
 
 namespace xmx::interp {
