@@ -40,8 +40,9 @@ struct KernelOptions {
   // The subgroup size of a kernel without OpExecutionMode SubgroupSize (xmx-run
   // --subgroup-size); unset: 16 when the device allows it, else its first size.
   std::optional<uint32_t> subgroup_size;
-  // The float model of the matrix instruction's fp32 accumulation (xmx-run --mma-fp): exact
-  // (one rounding per dot product) or ordered (a rounding after each product, in K order).
+  // The float model of the matrix instruction (xmx-run --mma-fp): exact (C plus every product
+  // summed exactly, rounded once to the result type) or ordered (accumulated in increasing K,
+  // rounded to fp32 after each step).
   bool ordered_matrix_fp = false;
 };
 
