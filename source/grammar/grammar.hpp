@@ -7,7 +7,7 @@
 #include <span>
 #include <string_view>
 
-#include "grammar/operand_kind_ids.hpp"
+#include "xmx/operand_kind_ids.hpp"
 
 namespace xmx::grammar {
 

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "grammar/spirv_enums.hpp"
 #include "interp/model/private_layout.hpp"
 #include "interp/model/value_layout.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::interp {
 
