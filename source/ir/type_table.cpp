@@ -5,6 +5,7 @@
 #include <limits>
 #include <string_view>
 
+#include "common/align.hpp"
 #include "grammar/grammar.hpp"
 
 namespace xmx::ir {
@@ -27,10 +28,6 @@ double HalfToDouble(uint32_t bits) {
     value = std::ldexp(static_cast<double>(mantissa | 0x400), exponent - 25);
   }
   return negative ? -value : value;
-}
-
-uint64_t RoundUp(uint64_t value, uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
 }
 
 bool IsConstantOpcode(std::string_view name) {
@@ -234,10 +231,10 @@ void TypeTable::ComputeLayout(Type& type) const {
         const Type* member = GetType(member_id);
         if (!member || !member->byte_size) return;
         const uint64_t member_alignment = packed ? 1 : member->alignment;
-        offset = RoundUp(offset, member_alignment) + *member->byte_size;
+        offset = AlignUp<uint64_t>(offset, member_alignment) + *member->byte_size;
         alignment = std::max(alignment, member_alignment);
       }
-      set(RoundUp(offset, alignment), alignment);
+      set(AlignUp<uint64_t>(offset, alignment), alignment);
       break;
     }
     default:
