@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/matrix_mad.hpp"
+#include "interp/matrix_mad/matrix_mad.hpp"
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "binary/parser.hpp"
-#include "interp/loader.hpp"
+#include "interp/load/loader.hpp"
 #include "xmx/interpreter.hpp"
 #include "xmx/module.hpp"
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "interp/program.hpp"
-#include "interp/run_report.hpp"
-#include "interp/work_group.hpp"
+#include "interp/model/program.hpp"
+#include "interp/model/run_report.hpp"
+#include "interp/model/work_group.hpp"
 
 namespace xmx::interp {
 

@@ -13,8 +13,8 @@
 #include <limits>
 #include <set>
 
-#include "interp/float_formats.hpp"
 #include "interp/launch_support.hpp"
+#include "interp/model/float_formats.hpp"
 
 namespace xmx::interp {
 

@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "interp/run_report.hpp"
-#include "interp/value_layout.hpp"
+#include "interp/model/run_report.hpp"
+#include "interp/model/value_layout.hpp"
 #include "xmx/interpreter.hpp"
 
 namespace xmx::interp {

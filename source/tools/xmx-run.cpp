@@ -12,7 +12,7 @@
 
 #include "binary/parser.hpp"
 #include "interp/launch_spec.hpp"
-#include "interp/loader.hpp"
+#include "interp/load/loader.hpp"
 #include "text/disassembler.hpp"
 #include "tools/tool_io.hpp"
 #include "xmx/device.hpp"

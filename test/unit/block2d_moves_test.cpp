@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "block2d_test_support.hpp"
-#include "interp/block2d.hpp"
+#include "interp/block2d/block2d.hpp"
 
 namespace xmx::interp {
 namespace {

@@ -1,6 +1,6 @@
 // source/interp/block2d against the reference model of block2d_test_support.hpp: payload sizes
 // and hand-written expectations for the cases SPEC-NOTES A.5 spells out.
-#include "interp/block2d.hpp"
+#include "interp/block2d/block2d.hpp"
 
 #include <gtest/gtest.h>
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/block2d.hpp"
+#include "interp/block2d/block2d.hpp"
 
 namespace xmx::interp::block2d_testing {
 

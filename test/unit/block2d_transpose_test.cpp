@@ -1,7 +1,7 @@
 // TransposeElements (the vector tile path and the element-wise edges) against an element-by-
 // element model: every element size, sizes around the tile sizes, negative and padded strides,
 // and no byte written outside the elements.
-#include "interp/block2d_transpose.hpp"
+#include "interp/block2d/block2d_transpose.hpp"
 
 #include <gtest/gtest.h>
 

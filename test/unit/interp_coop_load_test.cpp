@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/loader.hpp"
+#include "interp/load/loader.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {

@@ -1,5 +1,5 @@
-// Which pointer arithmetic runs once per activation (source/interp/invariant_code.hpp): bitcasts,
-// casts and access chains of parameters, entry-block values, constants and such results,
+// Which pointer arithmetic runs once per activation (source/interp/load/invariant_code.hpp):
+// bitcasts, casts and access chains of parameters, entry-block values, constants and such results,
 // wherever they stand and in any block order; never one that reads a value a loop redefines or
 // a value sharing a phi's slot, and nothing in a function whose entry block is a branch target.
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "interp/invariant_code.hpp"
+#include "interp/load/invariant_code.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {

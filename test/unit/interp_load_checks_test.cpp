@@ -1,6 +1,6 @@
 // The interpreter's loader checks every structural fact its binders rely on, whatever the
-// validator said (source/interp/load_checks.cpp, loader.cpp): a module that breaks one fails to
-// load with an error naming the instruction, instead of running past its code or outside its
+// validator said (source/interp/load/load_checks.cpp, loader.cpp): a module that breaks one fails
+// to load with an error naming the instruction, instead of running past its code or outside its
 // registers. Each case is one small kernel that breaks one fact.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/loader.hpp"
+#include "interp/load/loader.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 

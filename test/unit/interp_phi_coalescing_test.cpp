@@ -1,4 +1,4 @@
-// Which loop-carried values may share their phi's slot (source/interp/phi_coalescing.hpp): the
+// Which loop-carried values may share their phi's slot (source/interp/load/phi_coalescing.hpp): the
 // accumulator shape is taken, every shape where the phi or the value is live elsewhere is not.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "interp/phi_coalescing.hpp"
+#include "interp/load/phi_coalescing.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {

@@ -1,11 +1,11 @@
-// The loader's uniformity proof (source/interp/uniformity.hpp): what it may prove uniform, and
+// The loader's uniformity proof (source/interp/load/uniformity.hpp): what it may prove uniform, and
 // above all what it must not, since a value wrongly proven uniform skips a run-time check.
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <string>
 
-#include "interp/uniformity.hpp"
+#include "interp/load/uniformity.hpp"
 #include "ir/module_info.hpp"
 #include "val_test_support.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/matrix_mad.hpp"
+#include "interp/matrix_mad/matrix_mad.hpp"
 #include "matrix_mad_test_support.hpp"
 
 namespace xmx::interp {

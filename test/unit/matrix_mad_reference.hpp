@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/matrix_mad.hpp"
+#include "interp/matrix_mad/matrix_mad.hpp"
 
 namespace xmx::interp::mma_reference {
 

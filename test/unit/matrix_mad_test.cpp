@@ -1,6 +1,6 @@
 // MatrixMadKernel against the reference model of matrix_mad_reference.hpp on every row of
 // SPEC-NOTES B.5 at every M, the paired SG32 form, other consistent shapes, and random inputs.
-#include "interp/matrix_mad.hpp"
+#include "interp/matrix_mad/matrix_mad.hpp"
 
 #include <gtest/gtest.h>
 

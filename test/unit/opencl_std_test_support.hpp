@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "interp/opencl_std.hpp"
+#include "interp/opencl_std/opencl_std.hpp"
 
 namespace xmx::interp::opencl_std_testing {
 

@@ -1,0 +1,172 @@
+// The five SPV_INTEL_2d_block_io instructions: the block mapping is block2d.hpp's (prepared at
+// load time from the constant operands); here the operands are checked for uniformity and the
+// A.3 restrictions, and the payload moves between the block and each invocation's private
+// memory.
+#include "interp/block2d/block2d.hpp"
+#include "interp/load/loader.hpp"
+#include "interp/run/exec_support.hpp"
+
+namespace xmx::interp {
+namespace {
+
+struct Block2dData {
+  Block2dLayout layout;
+  // Register slots and byte sizes of base, width, height, pitch, coordinate, private pointer.
+  uint32_t base, width, height, pitch, coord, private_pointer;
+  uint32_t width_bytes, height_bytes, pitch_bytes, coord_component_bytes;
+  uint32_t payload;  // scratch slot for the payload
+  // Which of base, width, height, pitch, coordinate (bits 0-4) need the run-time uniformity
+  // check: the loader proves the others uniform.
+  uint32_t check_uniform = 0;
+};
+
+const char* const kOperandNames[] = {"Base Pointer", "Memory Width", "Memory Height",
+                                     "Memory Pitch", "Coordinate"};
+
+const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
+  const Block2dData& d = *static_cast<const Block2dData*>(in->data);
+  const Block2dOp op = d.layout.shape().op;
+  if (RequireWholeSubgroup(sg, in, "2D block instruction")) return StopSubgroup(sg);
+  const uint32_t slots[] = {d.base, d.width, d.height, d.pitch, d.coord};
+  const uint32_t bytes[] = {8, d.width_bytes, d.height_bytes, d.pitch_bytes,
+                            2 * d.coord_component_bytes};
+  for (int i = 0; i < 5; ++i) {
+    if ((d.check_uniform >> i & 1) != 0 &&
+        RequireUniform(sg, in, slots[i], bytes[i], kOperandNames[i]))
+      return StopSubgroup(sg);
+  }
+  const uint64_t base = sg.reg<uint64_t>(d.base)[0];
+  Allocation* a = const_cast<Allocation*>(sg.group->allocations->Find(PointerAllocation(base)));
+  Block2dMutableSurface surface;
+  surface.data = a != nullptr ? a->data : nullptr;
+  surface.allocation_size = a != nullptr ? a->size : 0;
+  surface.base_offset = PointerOffset(base);
+  surface.width = LaneSInt(sg, d.width, d.width_bytes, 0);
+  surface.height = LaneSInt(sg, d.height, d.height_bytes, 0);
+  surface.pitch = LaneSInt(sg, d.pitch, d.pitch_bytes, 0);
+  surface.x = LaneSInt(sg, d.coord, d.coord_component_bytes, 0);
+  surface.y = LaneSInt(sg, d.coord + d.coord_component_bytes, d.coord_component_bytes, 0);
+  if (a == nullptr) {
+    if (sg.group->checking() &&
+        ReportAt(sg, in, 0, base == 0 ? "memory.null" : "memory.invalid-pointer",
+                 "2D block base pointer " + HexPointer(base) + " points to no allocation")) {
+      return StopSubgroup(sg);
+    }
+    return in + 1;
+  }
+  if (sg.group->checking()) {
+    if (std::optional<std::string> problem = CheckBlock2d(d.layout, surface)) {
+      if (ReportAt(sg, in, 0, "block2d.restriction", *problem)) return StopSubgroup(sg);
+    }
+  }
+  if (op == Block2dOp::kPrefetch) return in + 1;
+  const uint32_t per_lane = d.layout.payload_bytes_per_lane();
+  uint8_t* payload = sg.regs + d.payload;
+  const uint64_t* private_pointer = sg.reg<uint64_t>(d.private_pointer);
+  const uint32_t align = d.layout.shape().element_size;
+  bool stop = false;
+  size_t stride = 0;
+  if (op == Block2dOp::kStore) {
+    if (const uint8_t* src = LaneStridedPrivate(sg, private_pointer, per_lane, align,
+                                                /*write=*/false, &stride)) {
+      for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
+        CopyBytes(payload + lane * per_lane, src + lane * stride, per_lane);
+      }
+      if (!a->read_only) StoreBlock2d(d.layout, surface, payload);
+      return in + 1;
+    }
+    for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
+      const uint8_t* src = AccessMemory(sg, in, lane, private_pointer[lane], per_lane, align,
+                                        AccessKind::kRead, &stop);
+      if (src == nullptr) {
+        if (stop) return StopSubgroup(sg);
+        std::memset(payload + lane * per_lane, 0, per_lane);
+      } else {
+        CopyBytes(payload + lane * per_lane, src, per_lane);
+      }
+    }
+    if (!a->read_only) StoreBlock2d(d.layout, surface, payload);
+    return in + 1;
+  }
+  LoadBlock2d(d.layout, surface, payload);
+  if (uint8_t* dst =
+          LaneStridedPrivate(sg, private_pointer, per_lane, align, /*write=*/true, &stride)) {
+    for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
+      CopyBytes(dst + lane * stride, payload + lane * per_lane, per_lane);
+    }
+    return in + 1;
+  }
+  for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
+    uint8_t* dst = AccessMemory(sg, in, lane, private_pointer[lane], per_lane, align,
+                                AccessKind::kWrite, &stop);
+    if (dst == nullptr) {
+      if (stop) return StopSubgroup(sg);
+      continue;
+    }
+    CopyBytes(dst, payload + lane * per_lane, per_lane);
+  }
+  return in + 1;
+}
+
+}  // namespace
+
+bool BindBlock2d(Loader& loader, const ir::Instruction& inst, Instr& out) {
+  using spv::Op;
+  Block2dShape shape;
+  switch (inst.opcode()) {
+    case Op::OpSubgroup2DBlockLoadINTEL:
+      shape.op = Block2dOp::kLoad;
+      break;
+    case Op::OpSubgroup2DBlockLoadTransformINTEL:
+      shape.op = Block2dOp::kLoadTransform;
+      break;
+    case Op::OpSubgroup2DBlockLoadTransposeINTEL:
+      shape.op = Block2dOp::kLoadTranspose;
+      break;
+    case Op::OpSubgroup2DBlockPrefetchINTEL:
+      shape.op = Block2dOp::kPrefetch;
+      break;
+    case Op::OpSubgroup2DBlockStoreINTEL:
+      shape.op = Block2dOp::kStore;
+      break;
+    default:
+      return false;
+  }
+  const char* names[] = {"Element Size", "Block Width", "Block Height", "Block Count"};
+  uint32_t* fields[] = {&shape.element_size, &shape.block_width, &shape.block_height,
+                        &shape.block_count};
+  for (int i = 0; i < 4; ++i) {
+    const std::optional<uint64_t> v = loader.ConstantValue(inst.word(i));
+    if (!v) return loader.Fail(inst, std::string(names[i]) + " must be a constant");
+    *fields[i] = static_cast<uint32_t>(*v);
+  }
+  shape.subgroup_size = loader.subgroup_size();
+  std::string why;
+  std::optional<Block2dLayout> layout = Block2dLayout::Prepare(shape, &why);
+  if (!layout) return loader.Fail(inst, "xmx-run cannot execute this 2D block shape: " + why);
+  const bool store = shape.op == Block2dOp::kStore;
+  // Loads/prefetch: base at 4; store: private source at 4, base at 5.
+  const size_t base_index = store ? 5 : 4;
+  Block2dData d{*layout, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  d.base = loader.Slot(inst.word(base_index));
+  d.width = loader.Slot(inst.word(base_index + 1));
+  d.height = loader.Slot(inst.word(base_index + 2));
+  d.pitch = loader.Slot(inst.word(base_index + 3));
+  d.coord = loader.Slot(inst.word(base_index + 4));
+  d.width_bytes = loader.TypeOfValue(inst.word(base_index + 1)).lane_bytes;
+  d.height_bytes = loader.TypeOfValue(inst.word(base_index + 2)).lane_bytes;
+  d.pitch_bytes = loader.TypeOfValue(inst.word(base_index + 3)).lane_bytes;
+  d.coord_component_bytes = loader.TypeOfValue(inst.word(base_index + 4)).value.scalar.bytes;
+  if (shape.op != Block2dOp::kPrefetch) {
+    d.private_pointer = loader.Slot(inst.word(store ? 4 : 9));
+  }
+  for (uint32_t i = 0; i < 5; ++i) {
+    if (!loader.KnownUniform(inst.word(base_index + i))) d.check_uniform |= 1u << i;
+  }
+  d.payload = loader.ScratchSlot(std::max<uint32_t>(layout->payload_bytes_per_lane(), 1));
+  out.fn = ExecBlock2d;
+  out.data = loader.program().Own(std::move(d));
+  return true;
+}
+
+}  // namespace xmx::interp

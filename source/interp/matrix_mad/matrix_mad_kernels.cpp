@@ -1,0 +1,73 @@
+// The arithmetic behind MatrixMadKernel::Run.
+//
+// A run moves each operand out of its register slot into a small typed array, computes, and
+// writes the Result slot:
+//   1-2. unpack A and B: bit fields -> int16 (int4 / int8) or double (every float format, all
+//      exact), in the working layout;
+//   3. multiply-accumulate, vectorized over the rows of one column, which is how C and Result
+//      already lie in a lane (lane n = column n, component r = row r), so neither is transposed;
+//      B elements are broadcast from B's own layout (lane n holds column n, rows in order);
+//   4. write the Result.
+// Integers accumulate in uint32 (wrapping, DECISIONS 2) from int16 pairs: (a[k] b[k] +
+// a[k+1] b[k+1]) is one pmaddwd lane on x86. Floats accumulate in double, which is exact when a
+// cheap exponent bound says so (matrix_mad_exact.cpp does the rest).
+//
+// Every routine is a template compiled into three instruction-set families (portable, AVX2,
+// AVX-512): the Entry wrappers carry the target attribute and `flatten`, which inlines the
+// template body into them, so the one source compiles once per family without build flags.
+// Prepare picks the family with a run-time CPU check (here).
+//
+// Files: matrix_mad_unpack.hpp (1-2), matrix_mad_arith.hpp (3), matrix_mad_run.hpp (the drivers
+// and the per-family Catalogue), matrix_mad_{portable,avx2,avx512}.cpp (the families),
+// matrix_mad_exact.cpp (the exact float slow path), matrix_mad.cpp (Prepare).
+#include "interp/matrix_mad/matrix_mad_internal.hpp"
+#include "interp/matrix_mad/matrix_mad_unpack.hpp"
+
+namespace xmx::interp::matrix_mad_detail {
+
+NarrowFloatTables narrow_floats;
+
+namespace {
+
+void FillNarrowFloatTables() {
+  static const bool filled = [] {
+    for (uint32_t i = 0; i < 256; ++i) {
+      narrow_floats.e4m3[i] = DecodeFloat(i, kFloat8E4M3Format);
+      narrow_floats.e5m2[i] = DecodeFloat(i, kFloat8E5M2Format);
+    }
+    for (uint32_t i = 0; i < 16; ++i) narrow_floats.e2m1[i] = DecodeFloat(i, kFloat4E2M1Format);
+    return true;
+  }();
+  (void)filled;
+}
+
+}  // namespace
+
+MmaIsa BestIsa() {
+#if XMX_MMA_X86
+  static const MmaIsa best = [] {
+    __builtin_cpu_init();
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
+                        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+                        __builtin_cpu_supports("avx512vl");
+    return avx512 ? MmaIsa::kAvx512 : avx2 ? MmaIsa::kAvx2 : MmaIsa::kPortable;
+  }();
+  return best;
+#else
+  return MmaIsa::kPortable;
+#endif
+}
+
+void SelectKernels(Plan* plan, MmaIsa isa) {
+  FillNarrowFloatTables();
+#if XMX_MMA_X86
+  if (isa == MmaIsa::kAvx512) return FillAvx512Kernels(plan);
+  if (isa == MmaIsa::kAvx2) return FillAvx2Kernels(plan);
+#else
+  (void)isa;
+#endif
+  FillPortableKernels(plan);
+}
+
+}  // namespace xmx::interp::matrix_mad_detail
