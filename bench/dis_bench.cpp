@@ -1,6 +1,6 @@
-// Disassembly throughput on a synthesized multi-megabyte module: our parser alone, our
-// disassembler (default and --raw-id), and, side by side, whole-process runs of xmx-dis and the
-// installed spirv-dis on the same file. Figures only; nothing here asserts a time.
+// Disassembly throughput on a synthesized multi-megabyte module: our parser (into the in-memory
+// module), our disassembler (default and --raw-id), and, side by side, whole-process runs of
+// xmx-dis and the installed spirv-dis on the same file. Figures only; nothing here asserts a time.
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "binary/parser.hpp"
-#include "grammar/spirv_enums.hpp"
 #include "module_builder.hpp"
-#include "text/disassembler.hpp"
+#include "xmx/module.hpp"
+#include "xmx/spirv_enums.hpp"
+#include "xmx/text.hpp"
 
 extern char** environ;
 
@@ -86,7 +86,7 @@ const std::string& ModuleFile() {
     std::string p = (std::filesystem::temp_directory_path() /
                      ("xmx_dis_bench_" + std::to_string(getpid()) + ".spv"))
                         .string();
-    const std::vector<uint8_t> bytes = xmx::binary::WordsToBytes(Module());
+    const std::vector<uint8_t> bytes = xmx::BytesFromWords(Module());
     std::ofstream(p, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     return p;
@@ -94,39 +94,33 @@ const std::string& ModuleFile() {
   return path;
 }
 
-struct NullHandler : xmx::binary::InstructionHandler {
-  bool OnHeader(const xmx::binary::Header&) override { return true; }
-  bool OnInstruction(const xmx::binary::ParsedInstruction& inst) override {
-    benchmark::DoNotOptimize(inst.result_id);
-    return true;
-  }
-};
-
-void BM_ParseOnly(benchmark::State& state) {
+void BM_ParseModule(benchmark::State& state) {
   const auto& words = Module();
   for (auto _ : state) {
-    NullHandler handler;
-    xmx::Diagnostic error;
-    if (!xmx::binary::Parse(words, handler, &error)) state.SkipWithError(error.Format().c_str());
+    const xmx::Result<xmx::ir::Module> module = xmx::ir::Module::Parse(words);
+    if (!module) state.SkipWithError(module.diagnostics()[0].Format().c_str());
+    benchmark::DoNotOptimize(&module);
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(words.size() * 4));
 }
-BENCHMARK(BM_ParseOnly)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ParseModule)->Unit(benchmark::kMillisecond);
 
 void BM_Disassemble(benchmark::State& state) {
   const auto& words = Module();
   xmx::text::DisassembleOptions options;
   options.friendly_names = state.range(0) != 0;
-  std::string text;
+  size_t text_bytes = 0;
   for (auto _ : state) {
-    xmx::Diagnostic error;
-    if (!xmx::text::Disassemble(words, options, &text, &error)) {
-      state.SkipWithError(error.Format().c_str());
+    const xmx::Result<std::string> text = xmx::text::Disassemble(words, options);
+    if (!text) {
+      state.SkipWithError(text.diagnostics()[0].Format().c_str());
+      break;
     }
-    benchmark::DoNotOptimize(text.data());
+    text_bytes = text->size();
+    benchmark::DoNotOptimize(text->data());
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(words.size() * 4));
-  state.counters["text_MB"] = double(text.size()) / 1e6;
+  state.counters["text_MB"] = double(text_bytes) / 1e6;
 }
 BENCHMARK(BM_Disassemble)->Arg(1)->Arg(0)->ArgName("friendly")->Unit(benchmark::kMillisecond);
 

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "binary/parser.hpp"
-#include "grammar/spirv_enums.hpp"
+#include "xmx/module.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::bench {
 
@@ -18,13 +18,21 @@ class Builder {
     words_.push_back(uint32_t(operands.size() + 1) << 16 | static_cast<uint32_t>(op));
     words_.insert(words_.end(), operands);
   }
-  void Named(spv::Op op, std::vector<uint32_t> before, std::string_view s) {
-    xmx::binary::EncodeString(s, &before);
-    words_.push_back(uint32_t(before.size() + 1) << 16 | static_cast<uint32_t>(op));
-    words_.insert(words_.end(), before.begin(), before.end());
+  // An instruction whose words `before` (its result id if it has one, then ids or enumerants)
+  // are followed by a literal string.
+  void Named(spv::Op op, std::initializer_list<uint32_t> before, std::string_view s) {
+    ir::Instruction inst(op);
+    const uint32_t* word = before.begin();
+    if (inst.has_result_id()) inst.set_result_id(*word++);
+    for (; word != before.end(); ++word) {
+      inst.AddOperand(grammar::OperandKindId::kLiteralInteger, {*word});
+    }
+    inst.AddStringOperand(s);
+    inst.AppendWords(&words_);
   }
   std::vector<uint32_t> Finish() {
-    std::vector<uint32_t> module = {xmx::binary::kMagic, 0x00010400, 6u << 16, next_id_, 0};
+    constexpr uint32_t kMagic = 0x07230203u;
+    std::vector<uint32_t> module = {kMagic, 0x00010400, 6u << 16, next_id_, 0};
     module.insert(module.end(), words_.begin(), words_.end());
     return module;
   }

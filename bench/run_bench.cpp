@@ -19,8 +19,6 @@
 #include <string>
 #include <vector>
 
-#include "binary/parser.hpp"
-#include "interp/load/loader.hpp"
 #include "xmx/interpreter.hpp"
 #include "xmx/module.hpp"
 
@@ -37,30 +35,23 @@ std::vector<uint32_t> ReadWords(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
-  std::vector<uint32_t> words;
-  xmx::Diagnostic d;
-  xmx::binary::BytesToWords(bytes, &words, &d);
-  return words;
+  xmx::Result<std::vector<uint32_t>> words = xmx::WordsFromBytes(bytes);
+  return words ? std::move(*words) : std::vector<uint32_t>();
 }
 
-// A kernel loaded once per (file, kernel, subgroup size).
+// A kernel loaded (validated, then compiled) once per (file, kernel, subgroup size).
 struct LoadedKernel {
-  std::vector<uint32_t> words;
-  std::optional<xmx::ir::Module> module;
-  std::optional<xmx::interp::Program> program;
+  std::optional<xmx::interp::Kernel> program;
 };
 
 LoadedKernel Load(const std::string& file, const std::string& kernel, uint32_t subgroup_size) {
   LoadedKernel k;
-  k.words = ReadWords(std::string(XMX_SOURCE_DIR) + "/" + file);
-  xmx::Diagnostic d;
-  k.module = xmx::ir::Module::FromWords(k.words, &d);
-  if (!k.module) return k;
-  xmx::interp::LoadOptions options;
+  const std::vector<uint32_t> words = ReadWords(std::string(XMX_SOURCE_DIR) + "/" + file);
+  xmx::interp::KernelOptions options;
   options.kernel = kernel;
   options.subgroup_size = subgroup_size;
-  xmx::interp::LoadError error;
-  k.program = xmx::interp::LoadProgram(*k.module, options, &error);
+  xmx::Result<xmx::interp::Kernel> loaded = xmx::interp::LoadKernel(words, options);
+  if (loaded) k.program = std::move(*loaded);
   return k;
 }
 
@@ -77,10 +68,10 @@ RunArgument Int32(int32_t v) {
   return a;
 }
 
-xmx::interp::RunOutcome Launch(const xmx::interp::Program& program, uint64_t gx, uint64_t gy,
+xmx::interp::RunOutcome Launch(const xmx::interp::Kernel& kernel, uint64_t gx, uint64_t gy,
                                uint64_t lx, std::vector<RunArgument> args, uint32_t threads) {
   xmx::interp::RunRequest request;
-  request.program = &program;
+  request.kernel = kernel;
   request.geometry.dims = gy > 1 ? 2 : 1;
   request.geometry.global[0] = gx;
   request.geometry.global[1] = gy;

@@ -1,34 +1,23 @@
 // libFuzzer target: arbitrary bytes through the binary layer (endianness detection, header and
-// instruction decoding). Any crash, hang, leak or undefined behaviour is a bug; a structural
-// error is the expected outcome for most inputs.
+// instruction decoding) into the in-memory module, through the public API. Any crash, hang, leak
+// or undefined behaviour is a bug; a structural error is the expected outcome for most inputs.
+// A module that parses must emit exactly the words it was read from (module.hpp's promise).
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
 
-#include "binary/parser.hpp"
-
-namespace {
-
-struct OperandWalker : xmx::binary::InstructionHandler {
-  bool OnHeader(const xmx::binary::Header&) override { return true; }
-  bool OnInstruction(const xmx::binary::ParsedInstruction& inst) override {
-    // Touch every operand word so that a wrong offset or length shows up under ASan.
-    for (const auto& op : inst.operands) {
-      for (size_t i = 0; i < op.num_words; ++i) sum += inst.words[op.offset + i];
-    }
-    return true;
-  }
-  uint64_t sum = 0;
-};
-
-}  // namespace
+#include "xmx/module.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::vector<uint32_t> words;
-  xmx::Diagnostic error;
-  if (!xmx::binary::BytesToWords(std::span<const uint8_t>(data, size), &words, &error)) return 0;
-  OperandWalker walker;
-  xmx::binary::Parse(words, walker, &error);
+  const xmx::Result<std::vector<uint32_t>> words =
+      xmx::WordsFromBytes(std::span<const uint8_t>(data, size));
+  if (!words) return 0;
+  const xmx::Result<xmx::ir::Module> module = xmx::ir::Module::Parse(*words);
+  if (!module) {
+    if (module.diagnostics().empty()) __builtin_trap();  // a failure must say why
+    return 0;
+  }
+  if (module->ToWords() != *words) __builtin_trap();
   return 0;
 }

@@ -6,18 +6,18 @@
 #include <span>
 #include <vector>
 
-#include "binary/parser.hpp"
 #include "xmx/device.hpp"
+#include "xmx/module.hpp"
 #include "xmx/validator.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::vector<uint32_t> words;
-  xmx::Diagnostic error;
-  if (!xmx::binary::BytesToWords(std::span<const uint8_t>(data, size), &words, &error)) return 0;
+  const xmx::Result<std::vector<uint32_t>> words =
+      xmx::WordsFromBytes(std::span<const uint8_t>(data, size));
+  if (!words) return 0;
   xmx::val::ValidatorOptions options;
-  xmx::val::Validate(words, options);
+  xmx::val::Validate(*words, options);
   options.device = xmx::device::FindBuiltinProfile("pvc");
   options.subgroup_size = 16;
-  xmx::val::Validate(words, options);
+  xmx::val::Validate(*words, options);
   return 0;
 }

@@ -397,6 +397,9 @@ def generate(args):
 
     kind_map = {name: "k" + ident(name) for name in merged.kind_order}
     os.makedirs(os.path.join(args.out_dir, "grammar"), exist_ok=True)
+    # The enums are part of the public API (include/xmx/module.hpp uses them): they are written
+    # as installable headers, include/xmx/, apart from the tables private to source/grammar.
+    os.makedirs(os.path.join(args.out_dir, "include", "xmx"), exist_ok=True)
     write_kind_ids(args.out_dir, merged, kind_map)
     write_enums(args.out_dir, merged)
     facts = collect_opcode_facts(merged)
@@ -422,7 +425,7 @@ def write_kind_ids(out_dir, merged, kind_map):
     lines.append("};")
     lines.append(f"inline constexpr uint16_t kNumOperandKinds = {len(merged.kind_order)};")
     lines.append("}  // namespace xmx::grammar")
-    write_if_changed(os.path.join(out_dir, "grammar", "operand_kind_ids.hpp"),
+    write_if_changed(os.path.join(out_dir, "include", "xmx", "operand_kind_ids.hpp"),
                      "\n".join(lines) + "\n")
 
 
@@ -448,7 +451,8 @@ def write_enums(out_dir, merged):
             lines.append(f"  {enum_ident(name, e['enumerant'])} = {hex(e['value_int'])}u,")
         lines.append("};")
     lines.append("}  // namespace xmx::spv")
-    write_if_changed(os.path.join(out_dir, "grammar", "spirv_enums.hpp"), "\n".join(lines) + "\n")
+    write_if_changed(os.path.join(out_dir, "include", "xmx", "spirv_enums.hpp"),
+                     "\n".join(lines) + "\n")
 
 
 def write_opcode_facts(out_dir, facts):

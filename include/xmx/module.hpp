@@ -20,8 +20,19 @@
 #include <vector>
 
 #include "xmx/diagnostic.hpp"
-#include "grammar/operand_kind_ids.hpp"
-#include "grammar/spirv_enums.hpp"
+#include "xmx/operand_kind_ids.hpp"
+#include "xmx/result.hpp"
+#include "xmx/spirv_enums.hpp"
+
+namespace xmx {
+
+// The bytes of a .spv file as host-order words, in either byte order (told by the magic number).
+// Fails on a size that is not a multiple of 4 or on a wrong magic number.
+Result<std::vector<uint32_t>> WordsFromBytes(std::span<const uint8_t> bytes);
+// Words as little-endian bytes, the byte order SPIRV-Tools writes.
+std::vector<uint8_t> BytesFromWords(std::span<const uint32_t> words);
+
+}  // namespace xmx
 
 namespace xmx::ir {
 
@@ -149,6 +160,9 @@ class Module {
   // structural error (from binary::Parse) or on an instruction the sections cannot hold, e.g. a
   // type after the first function or an instruction outside any block.
   static std::optional<Module> FromWords(std::span<const uint32_t> words, Diagnostic* error);
+  // The same, as a Result carrying the error.
+  static Result<Module> Parse(std::span<const uint32_t> words);
+  // Emits the module (host-order words): ToWords(FromWords(w)) == w.
   std::vector<uint32_t> ToWords() const;
 
   ModuleHeader& header() { return header_; }

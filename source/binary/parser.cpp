@@ -5,7 +5,7 @@
 #include <string>
 
 #include "binary/id_table.hpp"
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::binary {
 namespace {

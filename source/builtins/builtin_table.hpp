@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::builtins {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "grammar/opcode_facts.hpp"
-#include "grammar/operand_kind_ids.hpp"
+#include "xmx/operand_kind_ids.hpp"
 
 namespace xmx::grammar {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 #include "text/assembler_context.hpp"
 #include "text/literal_parse.hpp"
 

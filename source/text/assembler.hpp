@@ -1,5 +1,6 @@
 // Text layer, text → binary: the spirv-as syntax, extended opcodes, operand kinds and
 // enumerants included. For text the installed spirv-as accepts, the words are identical.
+// AssembleOptions, TargetEnvVersion and the public Result form are in include/xmx/text.hpp.
 #pragma once
 
 #include <cstdint>
@@ -7,18 +8,9 @@
 #include <vector>
 
 #include "xmx/diagnostic.hpp"
+#include "xmx/text.hpp"
 
 namespace xmx::text {
-
-struct AssembleOptions {
-  // SPIR-V version word written to the header (0x00010600 for spv1.6, the spirv-as default).
-  uint32_t version = 0x00010600;
-  bool preserve_numeric_ids = false;  // --preserve-numeric-ids
-};
-
-// Parses a --target-env name (the spellings spirv-as accepts) into the header version word.
-// Returns false for an unknown name.
-bool TargetEnvVersion(std::string_view env, uint32_t* version);
 
 // On error returns false and fills *error with the line and column.
 bool Assemble(std::string_view text, const AssembleOptions& options, std::vector<uint32_t>* words,

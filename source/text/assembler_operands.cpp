@@ -3,7 +3,7 @@
 #include <string>
 
 #include "binary/parser.hpp"
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 #include "text/assembler_context.hpp"
 #include "text/literal_parse.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "binary/parser.hpp"
 #include "grammar/grammar.hpp"
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 #include "text/friendly_names.hpp"
 #include "text/number_format.hpp"
 

@@ -7,17 +7,9 @@
 #include <string>
 
 #include "xmx/diagnostic.hpp"
+#include "xmx/text.hpp"
 
 namespace xmx::text {
-
-struct DisassembleOptions {
-  bool indent = true;          // --no-indent turns this off
-  bool header = true;          // --no-header turns this off
-  bool friendly_names = true;  // --raw-id turns this off
-  bool offsets = false;        // --offsets
-  bool color = false;          // --color
-  bool comment = false;        // --comment
-};
 
 // Disassembles `words` (host byte order). On a structural error returns false, fills *error,
 // and leaves in *out the text of the instructions before the error (as spirv-dis prints it).

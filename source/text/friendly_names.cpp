@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 #include "text/number_format.hpp"
 
 namespace xmx::text {

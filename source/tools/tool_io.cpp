@@ -9,8 +9,8 @@
 #include <iostream>
 #include <new>
 
-#include "grammar/grammar.hpp"
 #include "spirv-tools/libspirv.h"
+#include "xmx/version.hpp"
 
 namespace xmx::tools {
 
@@ -112,9 +112,11 @@ std::optional<int> ParseCommandLine(CLI::App& app, int argc, char** argv, const 
 }
 
 std::string VersionText(std::string_view tool_name) {
-  const auto core = grammar::GetCoreGrammarVersion();
+  const xmx::GrammarVersion core = xmx::CoreGrammarVersion();
   std::string text(tool_name);
-  text += " (xmx-spirv) " XMX_VERSION "\n";
+  text += " (xmx-spirv) ";
+  text += xmx::LibraryVersion();
+  text += "\n";
   text += "SPIRV-Tools: ";
   text += spvSoftwareVersionDetailsString();
   text += "\nSPIRV-Headers core grammar: " + std::to_string(core.major) + "." +

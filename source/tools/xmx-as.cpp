@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "binary/parser.hpp"
-#include "text/assembler.hpp"
 #include "tools/tool_io.hpp"
+#include "xmx/module.hpp"
+#include "xmx/text.hpp"
 
 namespace {
 
@@ -60,13 +60,12 @@ int Run(int argc, char** argv) {
   if (!bytes) return kExitUsage;
 
   const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
-  std::vector<uint32_t> words;
-  xmx::Diagnostic error;
-  if (!xmx::text::Assemble(text, options, &words, &error)) {
-    std::cerr << error.Format() << "\n";
+  const xmx::Result<std::vector<uint32_t>> words = xmx::text::Assemble(text, options);
+  if (!words) {
+    for (const xmx::Diagnostic& d : words.diagnostics()) std::cerr << d.Format() << "\n";
     return kExitInvalid;
   }
-  const std::vector<uint8_t> out = xmx::binary::WordsToBytes(words);
+  const std::vector<uint8_t> out = xmx::BytesFromWords(*words);
   if (!xmx::tools::WriteOutput(
           output, std::string_view(reinterpret_cast<const char*>(out.data()), out.size()))) {
     return kExitInvalid;

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "binary/parser.hpp"
-#include "text/disassembler.hpp"
 #include "tools/tool_io.hpp"
+#include "xmx/module.hpp"
+#include "xmx/text.hpp"
 
 namespace {
 
@@ -67,20 +67,19 @@ int Run(int argc, char** argv) {
       xmx::tools::ReadInput(inputs.empty() ? "-" : inputs[0]);
   if (!bytes) return kExitUsage;
 
-  xmx::Diagnostic error;
-  std::vector<uint32_t> words;
-  if (!xmx::binary::BytesToWords(*bytes, &words, &error)) {
-    std::cerr << error.Format() << "\n";
+  const xmx::Result<std::vector<uint32_t>> words = xmx::WordsFromBytes(*bytes);
+  if (!words) {
+    for (const xmx::Diagnostic& d : words.diagnostics()) std::cerr << d.Format() << "\n";
     return kExitInvalid;
   }
-  std::string text;
-  const bool ok = xmx::text::Disassemble(words, options, &text, &error);
+  std::string partial_text;
+  const xmx::Result<std::string> text = xmx::text::Disassemble(*words, options, &partial_text);
   // Like spirv-dis, standard output gets the instructions before an error; a file gets nothing.
-  if (ok || to_stdout) {
-    if (!xmx::tools::WriteOutput(output, text)) return kExitInvalid;
+  if (text || to_stdout) {
+    if (!xmx::tools::WriteOutput(output, text ? *text : partial_text)) return kExitInvalid;
   }
-  if (!ok) {
-    std::cerr << error.Format() << "\n";
+  if (!text) {
+    for (const xmx::Diagnostic& d : text.diagnostics()) std::cerr << d.Format() << "\n";
     return kExitInvalid;
   }
   return kExitOk;

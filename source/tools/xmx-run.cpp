@@ -10,14 +10,12 @@
 #include <new>
 #include <thread>
 
-#include "binary/parser.hpp"
-#include "interp/launch_spec.hpp"
-#include "interp/load/loader.hpp"
-#include "text/disassembler.hpp"
+#include "tools/run/launch_spec.hpp"
 #include "tools/tool_io.hpp"
 #include "xmx/device.hpp"
 #include "xmx/interpreter.hpp"
-#include "xmx/validator.hpp"
+#include "xmx/module.hpp"
+#include "xmx/text.hpp"
 
 namespace {
 
@@ -25,6 +23,7 @@ using xmx::tools::kExitInvalid;
 using xmx::tools::kExitOk;
 using xmx::tools::kExitUsage;
 namespace interp = xmx::interp;
+namespace tools = xmx::tools;
 
 // Lines of the module's disassembly, to show the instruction a report is about.
 class InstructionLines {
@@ -35,8 +34,10 @@ class InstructionLines {
       xmx::text::DisassembleOptions options;
       options.indent = false;
       options.header = false;
-      xmx::Diagnostic ignored;
-      xmx::text::Disassemble(words_, options, &listing_, &ignored);
+      // The module is valid, so its disassembly succeeds; were it not, the lines before the
+      // error still serve.
+      xmx::Result<std::string> text = xmx::text::Disassemble(words_, options, &listing_);
+      if (text) listing_ = std::move(*text);
       for (size_t start = 0; start < listing_.size();) {
         size_t end = listing_.find('\n', start);
         if (end == std::string::npos) end = listing_.size();
@@ -111,12 +112,6 @@ bool Expect(uint32_t index, const std::string& path, const std::vector<uint8_t>&
   return false;
 }
 
-uint32_t DefaultSubgroupSize(const xmx::device::DeviceProfile* device) {
-  if (device == nullptr || device->any_power_of_two_subgroup_size) return 16;
-  if (device->SupportsSubgroupSize(16)) return 16;
-  return device->subgroup_sizes.empty() ? 16 : device->subgroup_sizes.front();
-}
-
 int Run(int argc, char** argv) {
   CLI::App app{"xmx-run - Run a kernel of a SPIR-V module, Intel matrix instructions included",
                "xmx-run"};
@@ -167,7 +162,7 @@ int Run(int argc, char** argv) {
   if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-run")) return *exit;
 
   std::string error;
-  interp::LaunchSpec spec;
+  tools::LaunchSpec spec;
   if (!run_file.empty()) {
     // The file holds the whole launch: an option given beside it would be silently ignored.
     for (const char* option : {"--kernel", "--global", "--local", "--subgroup-size", "--device",
@@ -179,7 +174,7 @@ int Run(int argc, char** argv) {
         return kExitUsage;
       }
     }
-    std::optional<interp::LaunchSpec> file = interp::ReadRunFile(run_file, &error);
+    std::optional<tools::LaunchSpec> file = tools::ReadRunFile(run_file, &error);
     if (!file) {
       std::cerr << "error: " << error << "\n";
       return kExitUsage;
@@ -193,14 +188,14 @@ int Run(int argc, char** argv) {
       std::cerr << "error: --global is required (or --run FILE.json)\n";
       return kExitUsage;
     }
-    auto g = interp::ParseSizes(global, "--global", &error);
+    auto g = tools::ParseSizes(global, "--global", &error);
     if (!g) {
       std::cerr << "error: " << error << "\n";
       return kExitUsage;
     }
     spec.global = *g;
     if (!local.empty()) {
-      auto l = interp::ParseSizes(local, "--local", &error);
+      auto l = tools::ParseSizes(local, "--local", &error);
       if (!l) {
         std::cerr << "error: " << error << "\n";
         return kExitUsage;
@@ -210,8 +205,7 @@ int Run(int argc, char** argv) {
     spec.subgroup_size = subgroup_size;
     spec.device = device_name;
     if (!max_memory_text.empty()) {
-      std::optional<uint64_t> bytes =
-          interp::ParseByteSize(max_memory_text, "--max-memory", &error);
+      std::optional<uint64_t> bytes = tools::ParseByteSize(max_memory_text, "--max-memory", &error);
       if (!bytes) {
         std::cerr << "error: " << error << "\n";
         return kExitUsage;
@@ -223,7 +217,7 @@ int Run(int argc, char** argv) {
     uint64_t argument_bytes = 0;  // taken from the memory limit as the arguments are made
     for (const std::string& a : args) {
       const uint64_t left = spec.max_memory == 0 ? UINT64_MAX : spec.max_memory - argument_bytes;
-      auto parsed = interp::ParseArgSpec(a, {}, &error, left);
+      auto parsed = tools::ParseArgSpec(a, {}, &error, left);
       if (!parsed) {
         std::cerr << "error: " << error << "\n";
         return kExitUsage;
@@ -233,7 +227,7 @@ int Run(int argc, char** argv) {
     }
     for (const auto& [list, out] : {std::pair{&dumps, &spec.dumps}, {&expects, &spec.expects}}) {
       for (const std::string& d : *list) {
-        auto parsed = interp::ParseIndexPath(d, list == &dumps ? "--dump" : "--expect", {}, &error);
+        auto parsed = tools::ParseIndexPath(d, list == &dumps ? "--dump" : "--expect", {}, &error);
         if (!parsed) {
           std::cerr << "error: " << error << "\n";
           return kExitUsage;
@@ -241,11 +235,11 @@ int Run(int argc, char** argv) {
         out->push_back(*parsed);
       }
     }
-    spec.check = *interp::ParseCheckMode(check, &error);
+    spec.check = *tools::ParseCheckMode(check, &error);
     spec.threads = threads.value_or(0);
     spec.stats = stats;
     spec.mma_fp = mma_fp;
-    if (!interp::ValidateLaunchSpec(spec, &error)) {
+    if (!tools::ValidateLaunchSpec(spec, &error)) {
       std::cerr << "error: " << error << "\n";
       return kExitUsage;
     }
@@ -254,7 +248,7 @@ int Run(int argc, char** argv) {
     std::cerr << "error: no module given\n";
     return kExitUsage;
   }
-  if (!interp::CheckLaunchFiles(spec, &error)) {
+  if (!tools::CheckLaunchFiles(spec, &error)) {
     std::cerr << "error: " << error << "\n";
     return kExitUsage;
   }
@@ -268,65 +262,55 @@ int Run(int argc, char** argv) {
     }
   }
   uint64_t argument_bytes = 0;
-  for (const interp::ArgSpec& a : spec.args) argument_bytes += a.bytes.size();
+  for (const tools::ArgSpec& a : spec.args) argument_bytes += a.bytes.size();
   std::optional<std::vector<uint8_t>> bytes = xmx::tools::ReadInput(
       spec.module, spec.max_memory == 0 ? UINT64_MAX : spec.max_memory - argument_bytes);
   if (!bytes) return kExitUsage;
-  std::vector<uint32_t> words;
-  xmx::Diagnostic diag;
-  if (!xmx::binary::BytesToWords(*bytes, &words, &diag)) {
-    std::cerr << diag.Format() << "\n";
+  const xmx::Result<std::vector<uint32_t>> words = xmx::WordsFromBytes(*bytes);
+  if (!words) {
+    for (const xmx::Diagnostic& d : words.diagnostics()) std::cerr << d.Format() << "\n";
     return kExitInvalid;
   }
 
-  // Validation first (DECISIONS.md 13).
-  xmx::val::ValidatorOptions val_options;
-  val_options.device = device;
-  val_options.subgroup_size = spec.subgroup_size;
-  const xmx::val::ValidationResult validation = xmx::val::Validate(words, val_options);
-  for (const xmx::Diagnostic& d : validation.diagnostics) {
+  // Validation first (DECISIONS.md 13), inside LoadKernel: its warnings are printed, its errors
+  // stop the run.
+  interp::KernelOptions load;
+  load.kernel = spec.kernel;
+  load.device = device;
+  load.subgroup_size = spec.subgroup_size;
+  load.ordered_matrix_fp = spec.mma_fp == "ordered";
+  xmx::Result<interp::Kernel> loaded = interp::LoadKernel(*words, load);
+  std::vector<xmx::Diagnostic> diagnostics = loaded.TakeDiagnostics();
+  std::optional<xmx::Diagnostic> failure;
+  if (!loaded) {
+    failure = std::move(diagnostics.back());
+    diagnostics.pop_back();
+  }
+  for (const xmx::Diagnostic& d : diagnostics) {
     if (d.severity == xmx::Severity::kRemark) continue;
     std::cerr << d.Format() << "\n";
     if (!d.instruction_text.empty()) std::cerr << "  " << d.instruction_text << "\n";
   }
-  if (!validation.valid) {
-    std::cerr << "error: " << spec.module << " is not valid; xmx-run runs only valid modules\n";
-    return kExitInvalid;
-  }
-  std::optional<xmx::ir::Module> module = xmx::ir::Module::FromWords(words, &diag);
-  if (!module) {
-    std::cerr << diag.Format() << "\n";
-    return kExitInvalid;
-  }
-  std::optional<interp::KernelSummary> summary = interp::FindKernel(*module, spec.kernel, &error);
-  if (!summary) {
-    std::cerr << "error: " << error << "\n";
-    return kExitUsage;
-  }
-  interp::LoadOptions load;
-  load.kernel = summary->name;
-  load.subgroup_size = spec.subgroup_size.value_or(DefaultSubgroupSize(device));
-  load.ordered_matrix_fp = spec.mma_fp == "ordered";
-  interp::LoadError load_error;
-  std::optional<interp::Program> program = interp::LoadProgram(*module, load, &load_error);
-  if (!program) {
-    xmx::Diagnostic d;
-    d.message = load_error.message;
-    d.instruction_index = load_error.instruction_index;
-    std::cerr << d.Format() << "\n";
-    if (load_error.instruction_index) {
-      InstructionLines lines(words);
-      std::cerr << "  " << lines.Line(*load_error.instruction_index) << "\n";
+  if (failure) {
+    if (failure->rule == interp::kRuleModuleInvalid) {
+      std::cerr << "error: " << spec.module << " is not valid; xmx-run runs only valid modules\n";
+      return kExitInvalid;
     }
+    if (failure->rule == interp::kRuleKernelNotFound) {
+      std::cerr << "error: " << failure->message << "\n";
+      return kExitUsage;
+    }
+    std::cerr << failure->Format() << "\n";
+    if (!failure->instruction_text.empty()) std::cerr << "  " << failure->instruction_text << "\n";
     return kExitInvalid;
   }
 
   interp::RunRequest request;
-  request.program = &*program;
+  request.kernel = *loaded;
   request.geometry.dims = static_cast<uint32_t>(spec.global.size());
   for (size_t d = 0; d < spec.global.size(); ++d) request.geometry.global[d] = spec.global[d];
   if (spec.local.empty()) {
-    interp::DefaultLocalSize(*program, &request.geometry);
+    interp::DefaultLocalSize(*loaded, &request.geometry);
   } else {
     for (size_t d = 0; d < spec.local.size(); ++d) request.geometry.local[d] = spec.local[d];
   }
@@ -336,19 +320,19 @@ int Run(int argc, char** argv) {
   request.max_memory = spec.max_memory;
   request.threads =
       spec.threads != 0 ? spec.threads : std::max(1u, std::thread::hardware_concurrency());
-  for (interp::ArgSpec& a : spec.args) {
+  for (tools::ArgSpec& a : spec.args) {
     interp::RunArgument arg;
     switch (a.kind) {
-      case interp::ArgSpec::Kind::kScalar:
+      case tools::ArgSpec::Kind::kScalar:
         arg.kind = interp::RunArgument::Kind::kValue;
         break;
-      case interp::ArgSpec::Kind::kBuffer:
+      case tools::ArgSpec::Kind::kBuffer:
         arg.kind = interp::RunArgument::Kind::kBuffer;
         break;
-      case interp::ArgSpec::Kind::kLocal:
+      case tools::ArgSpec::Kind::kLocal:
         arg.kind = interp::RunArgument::Kind::kLocal;
         break;
-      case interp::ArgSpec::Kind::kImage:
+      case tools::ArgSpec::Kind::kImage:
         arg.kind = interp::RunArgument::Kind::kImage;
         break;
     }
@@ -366,7 +350,7 @@ int Run(int argc, char** argv) {
     return outcome.run_failed ? kExitInvalid : kExitUsage;
   }
   std::cout << outcome.printf_output;
-  InstructionLines lines(words);
+  InstructionLines lines(*words);
   // Undefined-value reads first (warnings in every mode, DECISIONS.md 16), then undefined
   // behaviour, which alone decides the exit code.
   for (const interp::RunReport& r : outcome.warnings) PrintReport(r, false, lines);

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "binary/parser.hpp"
 #include "nlohmann/json.hpp"
 #include "tools/tool_io.hpp"
 #include "xmx/device.hpp"
+#include "xmx/module.hpp"
 #include "xmx/validator.hpp"
 
 namespace {
@@ -37,15 +37,16 @@ FileResult ValidateFile(const std::string& path, const xmx::val::ValidatorOption
     out.readable = false;
     return out;
   }
-  std::vector<uint32_t> words;
-  xmx::Diagnostic error;
-  if (!xmx::binary::BytesToWords(*bytes, &words, &error)) {
-    error.rule = "binary.structure";
+  xmx::Result<std::vector<uint32_t>> words = xmx::WordsFromBytes(*bytes);
+  if (!words) {
     out.result.valid = false;
-    out.result.diagnostics.push_back(std::move(error));
+    for (xmx::Diagnostic& error : words.diagnostics()) {
+      error.rule = "binary.structure";
+      out.result.diagnostics.push_back(std::move(error));
+    }
     return out;
   }
-  out.result = xmx::val::Validate(words, options);
+  out.result = xmx::val::Validate(*words, options);
   return out;
 }
 

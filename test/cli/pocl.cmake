@@ -25,7 +25,7 @@ if(NOT OpenCL_FOUND)
 endif()
 
 add_executable(pocl_run ${CMAKE_CURRENT_SOURCE_DIR}/pocl/pocl_run.cpp)
-target_link_libraries(pocl_run PRIVATE xmx OpenCL::OpenCL)
+target_link_libraries(pocl_run PRIVATE xmx_run_front_end OpenCL::OpenCL)
 
 # The manifest's entries, read at configure time.
 file(READ ${XMX_RUN_MANIFEST} XMX_RUN_MANIFEST_TEXT)

@@ -1,8 +1,8 @@
 // pocl_run: the PoCL side of the differential test of xmx-run. It reads the same run file as
-// `xmx-run --run FILE.json` (interp/launch_spec.hpp), builds the kernel for PoCL's CPU device
-// through the OpenCL ICD, creates the same buffers with the same initial bytes, runs the NDRange
-// and writes the --dump buffers (and checks the --expect ones), so that the two outputs can be
-// compared byte for byte.
+// `xmx-run --run FILE.json` (source/tools/run/launch_spec.hpp), builds the kernel for PoCL's CPU
+// device through the OpenCL ICD, creates the same buffers with the same initial bytes, runs the
+// NDRange and writes the --dump buffers (and checks the --expect ones), so that the two outputs can
+// be compared byte for byte.
 //
 //   pocl_run --run FILE.json --source KERNEL.cl [--build-options "-cl-std=CL3.0"]
 //   pocl_run --run FILE.json --spir KERNEL.bc   [--build-options "-x spir -spir-std=1.2"]
@@ -34,12 +34,12 @@
 #include <string_view>
 #include <vector>
 
-#include "interp/launch_spec.hpp"
+#include "tools/run/launch_spec.hpp"
 
 namespace {
 
-using xmx::interp::ArgSpec;
-using xmx::interp::LaunchSpec;
+using xmx::tools::ArgSpec;
+using xmx::tools::LaunchSpec;
 
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
@@ -235,7 +235,7 @@ std::vector<uint8_t> ScalarArgBytes(const ArgSpec& arg) {
 
 int Run(const Options& options) {
   std::string error;
-  std::optional<LaunchSpec> spec = xmx::interp::ReadRunFile(options.run, &error);
+  std::optional<LaunchSpec> spec = xmx::tools::ReadRunFile(options.run, &error);
   if (!spec) {
     std::cerr << "error: " << error << "\n";
     return kExitUsage;

@@ -11,7 +11,7 @@
 #include "binary/parser.hpp"
 #include "bridge/bridge.hpp"
 #include "grammar/grammar.hpp"
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 #include "ir/type_table.hpp"
 #include "text/assembler.hpp"
 #include "text/disassembler.hpp"

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "interp/kernel_access.hpp"
 #include "interp/load/loader.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
@@ -355,7 +356,7 @@ TEST(InterpLoadChecks, KernelWithoutRegistersRuns) {
   EXPECT_GT(loaded.program->register_bytes, 0u);
   EXPECT_EQ(loaded.program->register_image.size(), loaded.program->register_bytes);
   RunRequest request;
-  request.program = &*loaded.program;
+  request.kernel = KernelAccess::Make(std::move(*loaded.program));
   request.geometry.dims = 1;
   request.geometry.global[0] = 32;
   request.geometry.local[0] = 16;

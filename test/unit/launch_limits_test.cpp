@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "interp/launch_spec.hpp"
+#include "tools/run/launch_spec.hpp"
 
-namespace xmx::interp {
+namespace xmx::tools {
 namespace {
 
 namespace fs = std::filesystem;
@@ -180,4 +180,4 @@ TEST_F(LaunchLimits, DumpsNeverOverwriteInputsOrEachOther) {
 }
 
 }  // namespace
-}  // namespace xmx::interp
+}  // namespace xmx::tools

@@ -1,6 +1,6 @@
 // The launch description of xmx-run: every --arg spec form, the option helpers, the fixed random
 // buffer generator and run files.
-#include "interp/launch_spec.hpp"
+#include "tools/run/launch_spec.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 
 #include "nlohmann/json.hpp"
 
-namespace xmx::interp {
+namespace xmx::tools {
 namespace {
 
 namespace fs = std::filesystem;
@@ -59,8 +59,8 @@ std::string Reject(std::string_view text, const fs::path& base = {}) {
 TEST(LaunchSpecArgTest, IntegerScalarsAreSignless) {
   ArgSpec arg = Parse("i32:-1");
   EXPECT_EQ(arg.kind, ArgSpec::Kind::kScalar);
-  EXPECT_EQ(arg.type.scalar.kind, ScalarKind::kInt);
-  EXPECT_EQ(arg.type.scalar.bytes, 4);
+  EXPECT_EQ(arg.type.kind, ArgType::Kind::kInt);
+  EXPECT_EQ(arg.type.bytes, 4);
   EXPECT_EQ(arg.type.components, 1u);
   EXPECT_EQ(arg.bytes, (Bytes{0xFF, 0xFF, 0xFF, 0xFF}));
   EXPECT_EQ(arg.text, "i32:-1");
@@ -115,8 +115,8 @@ TEST(LaunchSpecArgTest, Vectors) {
 
 TEST(LaunchSpecArgTest, Floats) {
   ArgSpec arg = Parse("f32:1.5");
-  EXPECT_EQ(arg.type.scalar.kind, ScalarKind::kFloat);
-  EXPECT_EQ(arg.type.scalar.bytes, 4);
+  EXPECT_EQ(arg.type.kind, ArgType::Kind::kFloat);
+  EXPECT_EQ(arg.type.bytes, 4);
   EXPECT_EQ(arg.bytes, (Bytes{0x00, 0x00, 0xC0, 0x3F}));
   EXPECT_EQ(Parse("f32:0x1.8p1").bytes, (Bytes{0x00, 0x00, 0x40, 0x40}));  // 3.0
   EXPECT_EQ(Parse("f32:0.1").bytes, (Bytes{0xCD, 0xCC, 0xCC, 0x3D}));      // rounded once
@@ -448,4 +448,4 @@ TEST(LaunchSpecCorpusTest, EveryRunFileParsesAndIsInTheManifest) {
 }
 
 }  // namespace
-}  // namespace xmx::interp
+}  // namespace xmx::tools

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::binary {
 namespace {

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::interp {
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "grammar/spirv_enums.hpp"
 #include "interp/model/value_layout.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::interp {
 

@@ -9,23 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "xmx/interpreter.hpp"
+
 namespace xmx::interp {
 
-enum class CheckMode : uint8_t { kError, kWarn, kOff };
-
-struct RunReport {
-  std::string rule;     // stable id, e.g. "memory.out-of-bounds" or "value.undefined-source"
-  std::string message;  // names the operands and values
-  uint32_t instruction_index = 0;
-  bool about_work_item = false;
-  uint64_t global_id[3] = {};
-  uint64_t local_id[3] = {};
-  uint64_t group_id[3] = {};
-  uint32_t subgroup = 0;
-  uint32_t lane = 0;
-  uint64_t group_linear = 0;  // orders reports deterministically whatever the thread count
-  uint64_t sequence = 0;      // order within the work-group
-};
+// CheckMode and RunReport are public (xmx/interpreter.hpp).
 
 // Collects the reports of every worker. With CheckMode::kError the first report of undefined
 // behaviour stops the launch; the one kept is the report of the lowest work-group, so the output

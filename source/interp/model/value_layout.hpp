@@ -11,6 +11,8 @@
 
 #include <cstdint>
 
+#include "xmx/interpreter.hpp"
+
 namespace xmx::interp {
 
 enum class ScalarKind : uint8_t { kBool, kInt, kFloat, kPointer };
@@ -33,6 +35,6 @@ struct ValueType {
   friend bool operator==(const ValueType&, const ValueType&) = default;
 };
 
-inline constexpr uint32_t kMaxSubgroupSize = 64;
+// kMaxSubgroupSize is public (xmx/interpreter.hpp).
 
 }  // namespace xmx::interp

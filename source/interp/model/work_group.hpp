@@ -21,24 +21,7 @@ namespace xmx::interp {
 
 class LocalRaceShadow;
 
-struct LaunchGeometry {
-  uint32_t dims = 1;
-  uint64_t global[3] = {1, 1, 1};
-  uint64_t local[3] = {1, 1, 1};
-  uint64_t groups[3] = {1, 1, 1};
-  uint64_t offset[3] = {0, 0, 0};
-};
-
-struct LaunchOptions {
-  CheckMode check = CheckMode::kError;
-  // Instructions (dispatched once per subgroup, as RunStats counts them) the whole launch may
-  // execute before it is abandoned with an error; 0: no limit. A kernel may loop for ever, as on
-  // a GPU: xmx-run's --max-instructions, the fuzzer's fixed limit. The launch stops exactly when
-  // its instruction count exceeds the limit, so whether it does is independent of the threads.
-  uint64_t instruction_limit = 0;
-  // Wall-clock seconds the launch may run before it is abandoned with an error; 0: no limit.
-  double timeout_seconds = 0;
-};
+// LaunchGeometry and LaunchOptions are public (xmx/interpreter.hpp).
 
 // State of the launch that every worker shares.
 struct LaunchShared {

@@ -15,6 +15,9 @@
 #include <string>
 #include <thread>
 
+#include "interp/kernel_access.hpp"
+#include "interp/model/run_report.hpp"
+#include "interp/model/work_group.hpp"
 #include "interp/run/launch_memory.hpp"
 #include "interp/run/local_race_shadow.hpp"
 #include "xmx/interpreter.hpp"
@@ -546,7 +549,11 @@ uint32_t UsefulThreads(uint32_t asked, uint64_t total_groups) {
 }
 
 void Launch(RunRequest& request, RunOutcome& outcome) {
-  const Program& p = *request.program;
+  if (!request.kernel.loaded()) {
+    outcome.error = "no kernel: the request's kernel was never loaded";
+    return;
+  }
+  const Program& p = KernelAccess::ProgramOf(request.kernel);
   if (request.arguments.size() != p.parameters.size()) {
     outcome.error = "kernel " + p.kernel_name + " takes " + std::to_string(p.parameters.size()) +
                     " arguments, " + std::to_string(request.arguments.size()) + " given";

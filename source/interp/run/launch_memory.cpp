@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "interp/kernel_access.hpp"
 #include "interp/model/subgroup.hpp"
 #include "interp/run/local_race_shadow.hpp"
 
@@ -41,7 +42,7 @@ std::string Bytes(uint64_t bytes, bool overflow) {
 }  // namespace
 
 LaunchMemory MeasureLaunchMemory(const RunRequest& request) {
-  const Program& p = *request.program;
+  const Program& p = KernelAccess::ProgramOf(request.kernel);
   const LaunchGeometry& want = request.geometry;
   LaunchMemory m;
   m.work_group_items =
@@ -121,7 +122,7 @@ std::optional<std::string> PlanLaunchMemory(const RunRequest& request, uint32_t*
 }
 
 std::optional<std::string> PlaceArguments(RunRequest& request, GlobalMemory* global) {
-  const Program& p = *request.program;
+  const Program& p = KernelAccess::ProgramOf(request.kernel);
   global->buffers.resize(request.arguments.size());
   global->argument_allocation.assign(request.arguments.size(), 0);
   for (size_t i = 0; i < p.parameters.size(); ++i) {

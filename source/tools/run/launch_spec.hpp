@@ -16,21 +16,36 @@
 #include <utility>
 #include <vector>
 
-#include "interp/model/run_report.hpp"
-#include "interp/model/value_layout.hpp"
 #include "xmx/interpreter.hpp"
 
-namespace xmx::interp {
+namespace xmx::tools {
 
-// CheckMode (--check=error|warn|off) is defined with the reports it governs.
+// What the launch description shares with the library's launch (include/xmx/interpreter.hpp).
+using interp::CheckMode;  // --check=error|warn|off
+using interp::kDefaultMaxInstructions;
+using interp::kDefaultMaxMemory;
+using interp::kMaxSubgroupSize;
+using interp::kMaxThreads;
+using interp::kThreadsPerCore;
+
+// The type of a scalar or vector `--arg`: i8..i64, f16..f64, with 1, 2, 3, 4, 8 or 16
+// components.
+struct ArgType {
+  enum class Kind : uint8_t { kInt, kFloat };
+  Kind kind = Kind::kInt;
+  uint8_t bytes = 4;  // of one component
+  uint32_t components = 1;
+
+  uint32_t lane_bytes() const { return components * bytes; }
+};
 
 // One kernel argument, one `--arg SPEC`.
 struct ArgSpec {
   enum class Kind : uint8_t { kScalar, kBuffer, kLocal, kImage };
   Kind kind = Kind::kScalar;
-  // kScalar: component type and count. Integers are ScalarKind::kInt of 1, 2, 4 or 8 bytes, floats
-  // ScalarKind::kFloat of 2, 4 or 8 bytes. Unused for buffers and local memory.
-  ValueType type;
+  // kScalar: component type and count. Integers are ArgType::Kind::kInt of 1, 2, 4 or 8 bytes,
+  // floats ArgType::Kind::kFloat of 2, 4 or 8 bytes. Unused for buffers and local memory.
+  ArgType type;
   // kScalar: the value, components consecutive, each little-endian (lane_bytes() bytes: a 3-vector
   // takes 12 bytes, no padding). kBuffer: the buffer's initial contents (its size is the buffer's
   // size).
@@ -160,4 +175,4 @@ std::optional<LaunchSpec> ReadRunFile(const std::filesystem::path& file, std::st
 std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_view source_name,
                                        const std::filesystem::path& base_dir, std::string* error);
 
-}  // namespace xmx::interp
+}  // namespace xmx::tools

@@ -3,10 +3,10 @@
 // file mean exactly what they mean for buffers.
 #include <charconv>
 
-#include "interp/launch_spec.hpp"
-#include "interp/launch_support.hpp"
+#include "tools/run/launch_spec.hpp"
+#include "tools/run/launch_support.hpp"
 
-namespace xmx::interp {
+namespace xmx::tools {
 namespace {
 
 using launch_support::Quoted;
@@ -104,4 +104,4 @@ std::optional<ArgSpec> ParseImageArg(std::string_view text, std::string_view res
   return arg;
 }
 
-}  // namespace xmx::interp
+}  // namespace xmx::tools

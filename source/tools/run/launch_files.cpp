@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "interp/launch_spec.hpp"
-#include "interp/launch_support.hpp"
+#include "tools/run/launch_spec.hpp"
+#include "tools/run/launch_support.hpp"
 
-namespace xmx::interp {
+namespace xmx::tools {
 namespace {
 
 using namespace launch_support;
@@ -88,4 +88,4 @@ bool CheckLaunchFiles(const LaunchSpec& spec, std::string* error) {
   return true;
 }
 
-}  // namespace xmx::interp
+}  // namespace xmx::tools

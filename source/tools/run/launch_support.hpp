@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace xmx::interp::launch_support {
+namespace xmx::tools::launch_support {
 
 inline void SetError(std::string* error, std::string message) {
   if (error != nullptr) *error = std::move(message);
@@ -36,4 +36,4 @@ inline std::optional<std::string> NulCharacterError(std::string_view text) {
   return "contains a NUL character (\\u0000)";
 }
 
-}  // namespace xmx::interp::launch_support
+}  // namespace xmx::tools::launch_support

@@ -1,6 +1,6 @@
 // Parsing of xmx-run's launch description: `--arg` specs and the small option values (run files:
 // launch_run_file.cpp; images: launch_image.cpp).
-#include "interp/launch_spec.hpp"
+#include "tools/run/launch_spec.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -13,10 +13,9 @@
 #include <limits>
 #include <set>
 
-#include "interp/launch_support.hpp"
-#include "interp/model/float_formats.hpp"
+#include "tools/run/launch_support.hpp"
 
-namespace xmx::interp {
+namespace xmx::tools {
 
 bool launch_support::ReadWholeFile(const std::filesystem::path& path, std::vector<uint8_t>* bytes,
                                    uint64_t max_bytes, std::string* reason) {
@@ -142,30 +141,30 @@ void AppendLittleEndian(uint64_t value, uint32_t bytes, std::vector<uint8_t>* ou
   for (uint32_t i = 0; i < bytes; ++i) out->push_back(static_cast<uint8_t>(value >> (8 * i)));
 }
 
-std::string TypeName(const ValueType& type) {
-  std::string name = type.scalar.kind == ScalarKind::kFloat ? "f" : "i";
-  name += std::to_string(type.scalar.bytes * 8);
+std::string TypeName(const ArgType& type) {
+  std::string name = type.kind == ArgType::Kind::kFloat ? "f" : "i";
+  name += std::to_string(type.bytes * 8);
   if (type.components > 1) name += "x" + std::to_string(type.components);
   return name;
 }
 
 // "i32", "f16x4", ...: nullopt if `text` is no scalar type name.
-std::optional<ValueType> ParseTypeName(std::string_view text) {
+std::optional<ArgType> ParseTypeName(std::string_view text) {
   if (text.size() < 2 || (text[0] != 'i' && text[0] != 'f')) return std::nullopt;
   const bool is_float = text[0] == 'f';
   text.remove_prefix(1);
   std::string_view width = text.substr(0, text.find('x'));
   std::string_view count = width.size() == text.size() ? "" : text.substr(width.size() + 1);
-  ValueType type;
-  type.scalar.kind = is_float ? ScalarKind::kFloat : ScalarKind::kInt;
+  ArgType type;
+  type.kind = is_float ? ArgType::Kind::kFloat : ArgType::Kind::kInt;
   if (width == "8" && !is_float) {
-    type.scalar.bytes = 1;
+    type.bytes = 1;
   } else if (width == "16") {
-    type.scalar.bytes = 2;
+    type.bytes = 2;
   } else if (width == "32") {
-    type.scalar.bytes = 4;
+    type.bytes = 4;
   } else if (width == "64") {
-    type.scalar.bytes = 8;
+    type.bytes = 8;
   } else {
     return std::nullopt;
   }
@@ -182,12 +181,12 @@ std::optional<ValueType> ParseTypeName(std::string_view text) {
   return type;
 }
 
-bool ParseIntegerComponent(std::string_view spec, const ValueType& type, std::string_view text,
+bool ParseIntegerComponent(std::string_view spec, const ArgType& type, std::string_view text,
                            std::vector<uint8_t>* out, std::string* error) {
   std::string_view digits = Trim(text);
   const bool negative = !digits.empty() && digits.front() == '-';
   if (!digits.empty() && (digits.front() == '-' || digits.front() == '+')) digits.remove_prefix(1);
-  const uint32_t bits = type.scalar.bytes * 8u;
+  const uint32_t bits = type.bytes * 8u;
   const uint64_t max_unsigned =
       bits == 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
   const uint64_t max_negative = uint64_t{1} << (bits - 1);  // magnitude of the minimum
@@ -206,16 +205,16 @@ bool ParseIntegerComponent(std::string_view spec, const ValueType& type, std::st
     return false;
   }
   const uint64_t value = negative ? ~magnitude + 1 : magnitude;
-  AppendLittleEndian(value, type.scalar.bytes, out);
+  AppendLittleEndian(value, type.bytes, out);
   return true;
 }
 
-bool ParseFloatComponent(std::string_view spec, const ValueType& type, std::string_view text,
+bool ParseFloatComponent(std::string_view spec, const ArgType& type, std::string_view text,
                          std::vector<uint8_t>* out, std::string* error) {
   const std::string value_text(Trim(text));
   const char* begin = value_text.c_str();
   char* end = nullptr;
-  const std::string type_name = "f" + std::to_string(type.scalar.bytes * 8);
+  const std::string type_name = "f" + std::to_string(type.bytes * 8);
   auto malformed = [&] {
     SetError(error, Quoted(spec) + ": " + Quoted(value_text) +
                         " is not a number (decimal, hex float, inf or nan)");
@@ -230,7 +229,7 @@ bool ParseFloatComponent(std::string_view spec, const ValueType& type, std::stri
     return malformed();
   }
   errno = 0;
-  if (type.scalar.bytes == 4) {
+  if (type.bytes == 4) {
     const float value = std::strtof(begin, &end);
     if (end != begin + value_text.size()) return malformed();
     if (std::isinf(value) && errno == ERANGE) return overflow();
@@ -242,13 +241,13 @@ bool ParseFloatComponent(std::string_view spec, const ValueType& type, std::stri
   const double value = std::strtod(begin, &end);
   if (end != begin + value_text.size()) return malformed();
   if (std::isinf(value) && errno == ERANGE) return overflow();
-  if (type.scalar.bytes == 8) {
+  if (type.bytes == 8) {
     uint64_t bits = 0;
     std::memcpy(&bits, &value, sizeof bits);
     AppendLittleEndian(bits, 8, out);
     return true;
   }
-  const uint16_t half = FloatToHalf(value);
+  const uint16_t half = interp::HalfFromDouble(value);
   if ((half & 0x7FFFu) == 0x7C00u && !std::isinf(value)) return overflow();
   AppendLittleEndian(half, 2, out);
   return true;
@@ -256,7 +255,7 @@ bool ParseFloatComponent(std::string_view spec, const ValueType& type, std::stri
 
 std::optional<ArgSpec> ParseScalar(std::string_view spec, std::string_view type_text,
                                    std::string_view values_text, std::string* error) {
-  std::optional<ValueType> type = ParseTypeName(type_text);
+  std::optional<ArgType> type = ParseTypeName(type_text);
   if (!type) {
     SetError(error, Quoted(spec) + ": unknown argument kind " + Quoted(type_text) +
                         " (expected i8, i16, i32, i64, f16, f32, f64, a vector of 2, 3, 4, 8 or "
@@ -276,7 +275,7 @@ std::optional<ArgSpec> ParseScalar(std::string_view spec, std::string_view type_
   arg.type = *type;
   arg.text = std::string(spec);
   for (std::string_view value : values) {
-    const bool ok = type->scalar.kind == ScalarKind::kFloat
+    const bool ok = type->kind == ArgType::Kind::kFloat
                         ? ParseFloatComponent(spec, *type, value, &arg.bytes, error)
                         : ParseIntegerComponent(spec, *type, value, &arg.bytes, error);
     if (!ok) return std::nullopt;
@@ -561,4 +560,4 @@ bool ValidateLaunchSpec(const LaunchSpec& spec, std::string* error) {
   return check_buffers(spec.dumps, "--dump") && check_buffers(spec.expects, "--expect");
 }
 
-}  // namespace xmx::interp
+}  // namespace xmx::tools

@@ -3,11 +3,11 @@
 #include <cmath>
 #include <set>
 
-#include "interp/launch_spec.hpp"
-#include "interp/launch_support.hpp"
 #include "nlohmann/json.hpp"
+#include "tools/run/launch_spec.hpp"
+#include "tools/run/launch_support.hpp"
 
-namespace xmx::interp {
+namespace xmx::tools {
 
 using namespace launch_support;
 namespace fs = std::filesystem;
@@ -291,4 +291,4 @@ std::optional<LaunchSpec> ReadRunFile(const fs::path& file, std::string* error) 
   return spec;
 }
 
-}  // namespace xmx::interp
+}  // namespace xmx::tools
