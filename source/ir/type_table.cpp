@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "common/align.hpp"
+#include "common/float_formats.hpp"
 #include "grammar/grammar.hpp"
 
 namespace xmx::ir {
@@ -13,22 +14,6 @@ namespace {
 
 // FPEncoding BFloat16KHR (SPV_KHR_bfloat16); the installed grammar may predate the enum.
 constexpr uint32_t kBFloat16Encoding = 0;
-
-double HalfToDouble(uint32_t bits) {
-  const bool negative = (bits >> 15) & 1;
-  const int exponent = (bits >> 10) & 0x1F;
-  const uint32_t mantissa = bits & 0x3FF;
-  double value;
-  if (exponent == 0) {
-    value = std::ldexp(static_cast<double>(mantissa), -24);
-  } else if (exponent == 0x1F) {
-    value = mantissa ? std::numeric_limits<double>::quiet_NaN()
-                     : std::numeric_limits<double>::infinity();
-  } else {
-    value = std::ldexp(static_cast<double>(mantissa | 0x400), exponent - 25);
-  }
-  return negative ? -value : value;
-}
 
 bool IsConstantOpcode(std::string_view name) {
   return name.starts_with("OpConstant") || name.starts_with("OpSpecConstant");
@@ -345,7 +330,7 @@ std::optional<double> TypeTable::GetConstantFloat(uint32_t id, bool allow_spec) 
         return std::bit_cast<float>(static_cast<uint32_t>(*bits) << 16);
       }
       if (type->float_encoding) return std::nullopt;
-      return HalfToDouble(static_cast<uint32_t>(*bits));
+      return DecodeFloat(static_cast<uint32_t>(*bits), kHalfFormat);
     case 32:
       return std::bit_cast<float>(static_cast<uint32_t>(*bits));
     case 64:

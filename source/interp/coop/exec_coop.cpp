@@ -8,10 +8,10 @@
 // matrix variable and phis are the vector handlers of the other families, on the slice.
 #include <cstring>
 
+#include "common/float_formats.hpp"
 #include "interp/coop/coop_support.hpp"
 #include "interp/load/load_checks.hpp"
 #include "interp/load/loader.hpp"
-#include "interp/model/float_formats.hpp"
 #include "interp/run/exec_support.hpp"
 
 namespace xmx::interp {
