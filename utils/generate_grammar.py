@@ -13,6 +13,14 @@ operand SPV_KHR_bfloat16 adds to OpTypeFloat, which the installed core grammar m
 "instruction_operands": [{"opname": ..., "operands": [...]}]. Appended operands must be optional or
 variadic, so that every module valid before stays valid; each has origin `extended` while the
 instruction keeps its own (the bridge sets such operands aside before SPIRV-Tools sees them).
+
+Facts the layers above would otherwise restate come from our files too:
+- operand roles: every named operand of an instruction one of our files defines gets a role named
+  after it ('Block Width' -> OperandRole::kBlockWidth), so a layer asks "which operand is the Block
+  Width" instead of counting positions;
+- opcode classes: an instruction may carry "xmx_class": "<family>.<member>" (e.g.
+  "block2d.load_transform"), which becomes OpcodeClass::kBlock2dLoadTransform in family
+  OpcodeFamily::kBlock2d. A class names exactly one instruction.
 """
 
 import argparse
@@ -205,21 +213,97 @@ class Writer:
         self.strings = []        # capability / extension name lists
         self.kind_ids = {}       # kind name -> enum identifier
 
-    def operand_span(self, operands, kind_map, origin):
-        """`origin` is the entry's; an operand appended by another file carries its own."""
+    def operand_span(self, operands, kind_map, origin, with_roles=False):
+        """`origin` is the entry's; an operand appended by another file carries its own.
+        `with_roles`: the operands of one of our instructions, which get their roles."""
         start = len(self.operands)
         for op in operands:
             q = {"": "kOne", "?": "kOptional", "*": "kVariadic"}[op.get("quantifier", "")]
+            role = role_ident(op.get("name", "")) if with_roles else "kNone"
             self.operands.append(
                 f"{{OperandKindId::{kind_map[op['kind']]}, Quantifier::{q}, "
                 f"{cpp_str(op.get('name', ''))}, "
-                f"Origin::k{op.get('origin', origin).capitalize()}}}")
+                f"Origin::k{op.get('origin', origin).capitalize()}, OperandRole::{role}}}")
         return f"std::span<const Operand>(kOperands + {start}, {len(operands)})"
 
     def string_span(self, names):
         start = len(self.strings)
         self.strings.extend(cpp_str(n) for n in names)
         return f"std::span<const char* const>(kStrings + {start}, {len(names)})"
+
+
+RESULT_KINDS = ("IdResultType", "IdResult")
+
+
+def camel(words):
+    """'load_transform' or 'Block Width' -> 'LoadTransform' / 'BlockWidth'."""
+    parts = [p for p in re.split(r"[^A-Za-z0-9]+", words) if p]
+    return "".join(p[0].upper() + p[1:] for p in parts)
+
+
+def role_ident(operand_name):
+    """The role of an operand of one of our instructions: its grammar name in CamelCase
+    ('Matrix Multiply Accumulate Operands' -> kMatrixMultiplyAccumulateOperands); kNone for the
+    unnamed result type and result."""
+    name = camel(operand_name)
+    return "k" + name if name else "kNone"
+
+
+def class_ident(tag):
+    family, member = tag.split(".")
+    return "k" + camel(family) + camel(member)
+
+
+def collect_opcode_facts(merged):
+    """Checks the roles and classes of our instructions; returns (roles, families, classes) in a
+    stable order. Each class is (tag, family, instruction)."""
+    roles = set()
+    classes = []
+    families = []
+    tags = {}
+    for inst in merged.instructions:
+        tag = inst.get("xmx_class")
+        if inst["origin"] != "extended":
+            continue
+        where = f"{inst['source']}: {inst['opname']}"
+        seen = {}
+        fixed = True  # every operand so far has a fixed position
+        for op in inst.get("operands", []):
+            if op["kind"] in RESULT_KINDS:
+                continue
+            role = role_ident(op.get("name", ""))
+            if role == "kNone":
+                raise GrammarError(f"{where}: operand {op['kind']} needs a name (its role)")
+            if role in seen:
+                raise GrammarError(f"{where}: two operands have the role {role[1:]} "
+                                   f"({seen[role]} and {op.get('name')})")
+            if not fixed:
+                raise GrammarError(f"{where}: operand {op.get('name')} follows a variadic "
+                                   f"operand or one with parameters, so it has no fixed position")
+            seen[role] = op.get("name")
+            roles.add(role)
+            # An optional operand keeps the later ones in place: SPIR-V gives optional operands
+            # in order. Variadic ones and enumerant parameters move them.
+            kind = merged.kinds[op["kind"]]
+            has_parameters = any(e.get("parameters") for e in kind["enumerants"])
+            fixed = op.get("quantifier", "") != "*" and not has_parameters
+        if tag is None:
+            continue
+        if not re.fullmatch(r"[a-z0-9_]+\.[a-z0-9_]+", tag):
+            raise GrammarError(f"{where}: xmx_class {tag!r} is not \"<family>.<member>\"")
+        if tag in tags:
+            raise GrammarError(f"{where}: xmx_class {tag} already names {tags[tag]}")
+        tags[tag] = inst["opname"]
+        family = tag.split(".")[0]
+        if family not in families:
+            families.append(family)
+        classes.append((tag, family, inst))
+    for inst in merged.instructions:
+        if inst["origin"] == "core" and "xmx_class" in inst:
+            raise GrammarError(f"{inst['source']}: {inst['opname']}: xmx_class on a core entry")
+    # A family's classes next to each other (grammar order within it): ClassesOf is a span.
+    classes.sort(key=lambda c: families.index(c[1]))
+    return sorted(roles), families, classes
 
 
 def main():
@@ -318,7 +402,9 @@ def generate(args):
     os.makedirs(os.path.join(args.out_dir, "include", "xmx"), exist_ok=True)
     write_kind_ids(args.out_dir, merged, kind_map)
     write_enums(args.out_dir, merged)
-    write_tables(args.out_dir, merged, kind_map, ext_sets, load_generators(args.xml), core)
+    facts = collect_opcode_facts(merged)
+    write_opcode_facts(args.out_dir, facts)
+    write_tables(args.out_dir, merged, kind_map, ext_sets, load_generators(args.xml), core, facts)
 
 
 def write_if_changed(path, text):
@@ -369,7 +455,26 @@ def write_enums(out_dir, merged):
                      "\n".join(lines) + "\n")
 
 
-def write_tables(out_dir, merged, kind_map, ext_sets, generators, core):
+def write_opcode_facts(out_dir, facts):
+    """The operand roles and opcode classes of our instructions as C++ enums."""
+    roles, families, classes = facts
+    lines = ["// Generated by utils/generate_grammar.py. Do not edit.", "#pragma once",
+             "#include <cstdint>", "namespace xmx::grammar {",
+             "// What an operand of one of our instructions is: its grammar name ('Block Width').",
+             "enum class OperandRole : uint8_t {", "  kNone,"]
+    lines += [f"  {r}," for r in roles if r != "kNone"]
+    lines += ["};", "// The families of the \"xmx_class\" tags in grammar/*.json.",
+              "enum class OpcodeFamily : uint8_t {", "  kNone,"]
+    lines += [f"  k{camel(f)}," for f in families]
+    lines += ["};", "// One instruction each: \"block2d.load_transform\" -> kBlock2dLoadTransform.",
+              "enum class OpcodeClass : uint8_t {", "  kNone,"]
+    lines += [f"  {class_ident(tag)}," for tag, _, _ in classes]
+    lines += ["};", f"inline constexpr uint8_t kNumOpcodeClasses = {len(classes) + 1};",
+              "}  // namespace xmx::grammar"]
+    write_if_changed(os.path.join(out_dir, "grammar", "opcode_facts.hpp"), "\n".join(lines) + "\n")
+
+
+def write_tables(out_dir, merged, kind_map, ext_sets, generators, core, facts):
     w = Writer()
     body = []
 
@@ -413,15 +518,18 @@ def write_tables(out_dir, merged, kind_map, ext_sets, generators, core):
         ops = inst.get("operands", [])
         has_rt = any(o["kind"] == "IdResultType" for o in ops)
         has_r = any(o["kind"] == "IdResult" for o in ops)
+        ops_span = w.operand_span(ops, kind_map, inst["origin"],
+                                  with_roles=inst["origin"] == "extended")
+        op_class = class_ident(inst["xmx_class"]) if "xmx_class" in inst else "kNone"
         inst_inits.append(
             f"{{{cpp_str(inst['opname'])}, {inst['opcode_int']}u, {str(has_rt).lower()}, "
-            f"{str(has_r).lower()}, {w.operand_span(ops, kind_map, inst['origin'])}, "
+            f"{str(has_r).lower()}, {ops_span}, "
             f"{w.string_span(inst.get('capabilities', []))}, "
             f"{w.string_span(inst.get('extensions', []))}, "
             f"{hex(version_word(inst.get('version'), 0))}u, "
             f"{hex(version_word(inst.get('lastVersion'), 0xFFFFFFFF))}u, "
             f"Origin::k{inst['origin'].capitalize()}, "
-            f"{'true' if inst.get('provisional') else 'false'}}}")
+            f"{'true' if inst.get('provisional') else 'false'}, OpcodeClass::{op_class}}}")
 
     set_arrays = []
     set_inits = []
@@ -470,6 +578,14 @@ def write_tables(out_dir, merged, kind_map, ext_sets, generators, core):
     body.append("constexpr ExtInstSet kExtInstSets[] = {\n    " + ",\n    ".join(set_inits) + "};")
     body.append("constexpr ExtensionName kExtensionNames[] = {\n    " + ",\n    ".join(ext_inits) +
                 "};")
+    _, families, classes = facts
+    class_inits = ["{OpcodeClass::kNone, OpcodeFamily::kNone, \"\", \"\", 0u}"]
+    for tag, family, inst in classes:
+        member = tag.split(".")[1]
+        class_inits.append(f"{{OpcodeClass::{class_ident(tag)}, OpcodeFamily::k{camel(family)}, "
+                           f"{cpp_str(family)}, {cpp_str(member)}, {inst['opcode_int']}u}}")
+    body.append("constexpr OpcodeClassInfo kOpcodeClasses[] = {\n    " +
+                ",\n    ".join(class_inits) + "};")
     body.append("constexpr Generator kGenerators[] = {\n    " + ",\n    ".join(gen_inits or
                                                                             ["{0u, \"\", \"\"}"]) +
                 "};")

@@ -139,20 +139,18 @@ Lifter::Lifter(const ir::Module& original, ir::Module& module, LiftRecord& recor
       record_(record),
       globals_(module, record),
       error_(error),
-      types_(original) {
+      types_(original),
+      type_of_(module) {
   module.ForEachInstruction([this](const ir::Instruction& inst) {
     if (inst.opcode() == Op::OpFunction) function_ids_.insert(inst.result_id());
     if (inst.has_result_id()) defined_ids_.insert(inst.result_id());
-    if (inst.has_result_type() && inst.result_id()) {
-      type_of_[inst.result_id()] = inst.result_type_id();
-    }
   });
 }
 
 // An undefined id counts as a value: it is passed, so that SPIRV-Tools reports it.
 bool Lifter::IsValue(uint32_t id) const {
   if (function_ids_.count(id)) return false;
-  return type_of_.count(id) != 0 || defined_ids_.count(id) == 0;
+  return type_of_.HasType(id) || defined_ids_.count(id) == 0;
 }
 
 bool Lifter::Fail(const ir::Instruction& inst, const std::string& why) {
@@ -251,8 +249,8 @@ bool Lifter::LiftInstruction(ir::Instruction& inst) {
       args.push_back(op.word());
       // An id with no known type (undefined, or not a value) is still passed, so that
       // SPIRV-Tools reports it; the parameter then gets a placeholder type.
-      auto type = type_of_.find(op.word());
-      param_types.push_back(type != type_of_.end() ? type->second : globals_.UInt32());
+      const uint32_t type = type_of_.TypeId(op.word());
+      param_types.push_back(type != 0 ? type : globals_.UInt32());
     } else if (op.words.size() == 1) {
       sig.operands.push_back({op.kind, false});
       args.push_back(globals_.Constant(op.word()));

@@ -109,8 +109,7 @@ bool Lifter::NeedsMatrixCall(const ir::Instruction& inst) const {
   for (size_t i = 0; i < inst.num_operands(); ++i) {
     const ir::OperandView op = inst.operand(i);
     if (grammar::GetOperandKind(op.kind).category != grammar::OperandCategory::kId) continue;
-    auto type = type_of_.find(op.word());
-    if (type != type_of_.end() && IsMatrixType(type->second)) return true;
+    if (IsMatrixType(type_of_.TypeId(op.word()))) return true;
   }
   return false;
 }
@@ -118,10 +117,7 @@ bool Lifter::NeedsMatrixCall(const ir::Instruction& inst) const {
 // Walks the indices of a composite or access-chain instruction from its base type: the operands
 // that select an element of a cooperative matrix.
 std::vector<size_t> Lifter::MatrixElementOperands(const ir::Instruction& inst) const {
-  const auto type_of = [this](uint32_t id) -> uint32_t {
-    auto it = type_of_.find(id);
-    return it == type_of_.end() ? 0 : it->second;
-  };
+  const auto type_of = [this](uint32_t id) -> uint32_t { return type_of_.TypeId(id); };
   const auto pointee = [this](uint32_t pointer_type) -> uint32_t {
     const ir::Type* type = types_.GetType(pointer_type);
     return type && type->kind == ir::TypeKind::kPointer ? type->element : 0;
@@ -226,8 +222,7 @@ void Lifter::AddComponentShadow(ir::InstructionList& list, ir::InstructionList::
   for (size_t i = 0; i < inst.num_operands(); ++i) {
     const ir::OperandView op = inst.operand(i);
     if (grammar::GetOperandKind(op.kind).category != grammar::OperandCategory::kId) continue;
-    auto type = type_of_.find(op.word());
-    if (type == type_of_.end() || !IsMatrixType(type->second)) return;
+    if (!IsMatrixType(type_of_.TypeId(op.word()))) return;
     matrix_operands.push_back(op.word());
   }
   if (matrix_operands.empty()) return;
@@ -239,7 +234,7 @@ void Lifter::AddComponentShadow(ir::InstructionList& list, ir::InstructionList::
       shadow.AddOperand(op.kind, op.words);
       continue;
     }
-    ir::Instruction element(Op::OpCompositeExtract, component(type_of_.at(op.word())),
+    ir::Instruction element(Op::OpCompositeExtract, component(type_of_.TypeId(op.word())),
                             module_.TakeNextId());
     element.AddIdOperand(op.word());
     element.AddOperand(grammar::OperandKindId::kLiteralInteger, {0});

@@ -13,6 +13,7 @@
 
 #include "bridge/bridge.hpp"
 #include "ir/type_table.hpp"
+#include "ir/value_types.hpp"
 
 namespace xmx::bridge {
 
@@ -85,8 +86,8 @@ class Lifter {
   LiftRecord& record_;
   GlobalBuilder globals_;
   Diagnostic* error_;
-  const ir::TypeTable types_;  // of the original module
-  std::unordered_map<uint32_t, uint32_t> type_of_;
+  const ir::TypeTable types_;     // of the original module
+  const ir::ValueTypes type_of_;  // of the module as it was before lifting
   std::unordered_set<uint32_t> function_ids_;
   std::unordered_set<uint32_t> defined_ids_;
   // (opcode, has result, return type, operands, parameter types) -> declaration

@@ -7,11 +7,21 @@
 #include <tuple>
 #include <utility>
 
+#include "device/block2d_classes.hpp"
 #include "device/match_support.hpp"
 #include "xmx/device.hpp"
 
 namespace xmx::device {
 namespace {
+
+// The grammar's class of each Block2dOp, in the enum's order: the one place where the public
+// enum meets the grammar (a test checks that every block2d class of the grammar is here).
+constexpr grammar::OpcodeClass kBlock2dClasses[] = {
+    grammar::OpcodeClass::kBlock2dLoad,          grammar::OpcodeClass::kBlock2dLoadTransform,
+    grammar::OpcodeClass::kBlock2dLoadTranspose, grammar::OpcodeClass::kBlock2dPrefetch,
+    grammar::OpcodeClass::kBlock2dStore,
+};
+static_assert(std::size(kBlock2dClasses) == static_cast<size_t>(Block2dOp::kStore) + 1);
 
 constexpr std::array<std::pair<ElementType, std::string_view>, 15> kElementTypeNames = {{
     {ElementType::kI4, "i4"},
@@ -76,36 +86,24 @@ std::string_view ConfidenceName(Confidence confidence) {
   return "spec";
 }
 
-std::string_view Block2dOpName(Block2dOp op) {
-  switch (op) {
-    case Block2dOp::kLoad:
-      return "load";
-    case Block2dOp::kLoadTransform:
-      return "load_transform";
-    case Block2dOp::kLoadTranspose:
-      return "load_transpose";
-    case Block2dOp::kPrefetch:
-      return "prefetch";
-    case Block2dOp::kStore:
-      return "store";
+grammar::OpcodeClass OpcodeClassOf(Block2dOp op) {
+  return kBlock2dClasses[static_cast<size_t>(op)];
+}
+
+std::optional<Block2dOp> Block2dOpOf(grammar::OpcodeClass op_class) {
+  for (size_t i = 0; i < std::size(kBlock2dClasses); ++i) {
+    if (kBlock2dClasses[i] == op_class) return static_cast<Block2dOp>(i);
   }
-  return "load";
+  return std::nullopt;
+}
+
+// The member of the grammar's tag ("block2d.load_transform") is the device tables' spelling.
+std::string_view Block2dOpName(Block2dOp op) {
+  return grammar::GetOpcodeClass(OpcodeClassOf(op)).member_name;
 }
 
 std::string_view Block2dInstructionName(Block2dOp op) {
-  switch (op) {
-    case Block2dOp::kLoad:
-      return "OpSubgroup2DBlockLoadINTEL";
-    case Block2dOp::kLoadTransform:
-      return "OpSubgroup2DBlockLoadTransformINTEL";
-    case Block2dOp::kLoadTranspose:
-      return "OpSubgroup2DBlockLoadTransposeINTEL";
-    case Block2dOp::kPrefetch:
-      return "OpSubgroup2DBlockPrefetchINTEL";
-    case Block2dOp::kStore:
-      return "OpSubgroup2DBlockStoreINTEL";
-  }
-  return "";
+  return grammar::FindInstruction(OpcodeClassOf(op))->name;
 }
 
 std::string_view SubgroupOpName(SubgroupOp op) {
@@ -190,25 +188,6 @@ bool DeviceProfile::HasFeature(std::string_view feature) const {
 }
 
 namespace internal {
-
-std::string Hex(uint32_t value) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), kDigits[value & 0xF]);
-    value >>= 4;
-  } while (value != 0);
-  return "0x" + digits;
-}
-
-std::string Join(const std::vector<std::string>& values) {
-  std::string out;
-  for (const std::string& v : values) {
-    if (!out.empty()) out += ", ";
-    out += v;
-  }
-  return out;
-}
 
 std::string FormatMismatch(const Mismatch& mismatch, std::string_view instruction,
                            std::string_view device) {

@@ -104,7 +104,7 @@ std::string CooperativeMatrixRow::MText() const {
   if (m_is_range) return std::to_string(m.front()) + ".." + std::to_string(m.back());
   std::vector<std::string> texts;
   for (uint32_t v : m) texts.push_back(std::to_string(v));
-  return internal::Join(texts);
+  return Join(texts);
 }
 
 std::string ToSyclString(const MatrixTypes& types) {
@@ -261,7 +261,7 @@ CooperativeMatrixShapeCheck ValidateCooperativeMatrixShape(const DeviceProfile& 
   if (!check.nearest.empty()) {
     std::vector<std::string> texts;
     for (const MatrixShape& s : check.nearest) texts.push_back(ShapeText(s.m, s.n, s.k));
-    check.message += "; nearest valid (M x N x K): " + internal::Join(texts);
+    check.message += "; nearest valid (M x N x K): " + Join(texts);
   }
   return check;
 }

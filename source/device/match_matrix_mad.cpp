@@ -118,12 +118,13 @@ MatrixMadMatch MatchMatrixMad(const DeviceProfile& profile, const MatrixMadQuery
     }
     context += std::string(", ") + t.label + " " + TypeName(t.found);
   }
-  if (!NarrowByValue<MatrixMadRow>(
-          rows, query.operands, Values([](const MatrixMadRow& r) { return r.operands; }),
-          "Matrix Multiply Accumulate Operands", context, mismatch, &internal::Hex)) {
+  if (!NarrowByValue<MatrixMadRow>(rows, query.operands,
+                                   Values([](const MatrixMadRow& r) { return r.operands; }),
+                                   "Matrix Multiply Accumulate Operands", context, mismatch,
+                                   [](uint32_t v) { return Hex(v); })) {
     return fail(MismatchKind::kOperands);
   }
-  context += ", Operands " + internal::Hex(query.operands);
+  context += ", Operands " + Hex(query.operands);
   std::optional<uint32_t> m = MatchM(rows, query.result.count, context, mismatch);
   if (!m) return fail(MismatchKind::kResultCount);
   const MatrixMadRow& row = *rows.front();

@@ -11,12 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include "common/format.hpp"
 #include "xmx/device.hpp"
 
 namespace xmx::device::internal {
 
-std::string Hex(uint32_t value);                           // "0x3000C"
-std::string Join(const std::vector<std::string>& values);  // "8, 16, 32"
 // "<field> <found> is not supported<context> by <instruction> on device <name>; supported: ..."
 std::string FormatMismatch(const Mismatch& mismatch, std::string_view instruction,
                            std::string_view device);

@@ -134,7 +134,7 @@ MatrixShapeCheck ValidateMatrixShape(const DeviceProfile& profile, const MatrixT
   std::vector<std::string> texts;
   for (const MatrixShape& s : valid) texts.push_back(ShapeText(s));
   check.message = what + " is not supported on device " + profile.name +
-                  "; nearest (M x N x K): " + internal::Join(texts);
+                  "; nearest (M x N x K): " + Join(texts);
   return check;
 }
 

@@ -138,6 +138,52 @@ const ExtensionName* FindExtension(std::string_view name) {
   return (it != std::end(kExtensionNames) && it->name == name) ? &*it : nullptr;
 }
 
+const OpcodeClassInfo& GetOpcodeClass(OpcodeClass id) {
+  return kOpcodeClasses[static_cast<size_t>(id)];
+}
+
+OpcodeClass ClassOf(uint32_t opcode) {
+  const Instruction* inst = FindInstruction(opcode);
+  return inst ? inst->opcode_class : OpcodeClass::kNone;
+}
+
+const Instruction* FindInstruction(OpcodeClass id) {
+  if (id == OpcodeClass::kNone) return nullptr;
+  return FindInstruction(GetOpcodeClass(id).opcode);
+}
+
+std::span<const OpcodeClassInfo> ClassesOf(OpcodeFamily family) {
+  const OpcodeClassInfo* begin = std::find_if(
+      std::begin(kOpcodeClasses), std::end(kOpcodeClasses), [&](const OpcodeClassInfo& c) {
+        return c.family == family && family != OpcodeFamily::kNone;
+      });
+  const OpcodeClassInfo* end =
+      std::find_if(begin, std::end(kOpcodeClasses),
+                   [&](const OpcodeClassInfo& c) { return c.family != family; });
+  return {begin, end};
+}
+
+std::optional<uint32_t> OperandIndex(const Instruction& inst, OperandRole role) {
+  if (role == OperandRole::kNone) return std::nullopt;
+  uint32_t index = 0;
+  for (const Operand& operand : inst.operands) {
+    if (operand.kind == OperandKindId::kIdResultType || operand.kind == OperandKindId::kIdResult) {
+      continue;
+    }
+    if (operand.role == role) return index;
+    ++index;
+  }
+  return std::nullopt;
+}
+
+std::string_view OperandName(const Operand& operand) {
+  std::string_view name = operand.name;
+  if (name.size() >= 2 && name.front() == '\'' && name.back() == '\'') {
+    name = name.substr(1, name.size() - 2);
+  }
+  return name;
+}
+
 CoreGrammarVersion GetCoreGrammarVersion() { return kCoreVersion; }
 
 }  // namespace xmx::grammar

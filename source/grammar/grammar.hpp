@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
+#include "grammar/opcode_facts.hpp"
 #include "xmx/operand_kind_ids.hpp"
 
 namespace xmx::grammar {
@@ -33,6 +35,8 @@ struct Operand {
   // An operand one of our files appends to an instruction from elsewhere (e.g. OpTypeFloat's
   // FPEncoding) is `kExtended` while the instruction stays `kCore`; otherwise the entry's origin.
   Origin origin;
+  // For the operands of our instructions, what the operand is (from its name); else kNone.
+  OperandRole role;
 };
 
 struct Enumerant {
@@ -70,6 +74,17 @@ struct Instruction {
   VersionWord last_version;
   Origin origin;
   bool provisional;
+  OpcodeClass opcode_class;  // from our grammar's "xmx_class" tag; kNone for the others
+};
+
+// An opcode class: the instruction it names and its family ("block2d") and member
+// ("load_transform") as the grammar tag spells them.
+struct OpcodeClassInfo {
+  OpcodeClass id;
+  OpcodeFamily family;
+  const char* family_name;
+  const char* member_name;
+  uint32_t opcode;
 };
 
 struct ExtInstruction {
@@ -129,6 +144,25 @@ const ExtInstruction* FindExtInstruction(const ExtInstSet& set, uint32_t opcode)
 const ExtInstruction* FindExtInstruction(const ExtInstSet& set, std::string_view name);
 
 const Generator* FindGenerator(uint32_t id);
+
+// --- Facts about our instructions --------------------------------------------------------------
+
+const OpcodeClassInfo& GetOpcodeClass(OpcodeClass id);
+// The class of `opcode` (kNone for an instruction without one, or an unknown opcode).
+OpcodeClass ClassOf(uint32_t opcode);
+inline OpcodeFamily FamilyOf(uint32_t opcode) { return GetOpcodeClass(ClassOf(opcode)).family; }
+// The instruction a class names (never nullptr for a class other than kNone).
+const Instruction* FindInstruction(OpcodeClass id);
+// Every class of a family, in grammar order.
+std::span<const OpcodeClassInfo> ClassesOf(OpcodeFamily family);
+
+// Where the operand with `role` sits among the instruction's operands after Result Type and
+// Result (the index ir::Instruction::word takes), or nullopt when it has no such operand. The
+// generator guarantees the position is fixed (no variadic operand or enumerant parameters before
+// it); an optional operand is there only when the instruction has that many operands.
+std::optional<uint32_t> OperandIndex(const Instruction& inst, OperandRole role);
+// The operand's name without the grammar's quotes: "Src Base Pointer".
+std::string_view OperandName(const Operand& operand);
 
 // The origin of an extension string: `kCore` if the installed SPIRV-Tools knows it, `kExtended`
 // if only our grammar does; nullptr for a string no grammar entry names.

@@ -2,9 +2,9 @@
 // validates the module, finds the kernel and compiles it; a Kernel shares the compiled program.
 #include <utility>
 
+#include "common/float_formats.hpp"
 #include "interp/kernel_access.hpp"
 #include "interp/load/loader.hpp"
-#include "interp/model/float_formats.hpp"
 #include "text/disassembler.hpp"
 #include "xmx/device.hpp"
 #include "xmx/interpreter.hpp"

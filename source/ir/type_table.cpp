@@ -5,6 +5,8 @@
 #include <limits>
 #include <string_view>
 
+#include "common/align.hpp"
+#include "common/float_formats.hpp"
 #include "grammar/grammar.hpp"
 
 namespace xmx::ir {
@@ -12,26 +14,6 @@ namespace {
 
 // FPEncoding BFloat16KHR (SPV_KHR_bfloat16); the installed grammar may predate the enum.
 constexpr uint32_t kBFloat16Encoding = 0;
-
-double HalfToDouble(uint32_t bits) {
-  const bool negative = (bits >> 15) & 1;
-  const int exponent = (bits >> 10) & 0x1F;
-  const uint32_t mantissa = bits & 0x3FF;
-  double value;
-  if (exponent == 0) {
-    value = std::ldexp(static_cast<double>(mantissa), -24);
-  } else if (exponent == 0x1F) {
-    value = mantissa ? std::numeric_limits<double>::quiet_NaN()
-                     : std::numeric_limits<double>::infinity();
-  } else {
-    value = std::ldexp(static_cast<double>(mantissa | 0x400), exponent - 25);
-  }
-  return negative ? -value : value;
-}
-
-uint64_t RoundUp(uint64_t value, uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 bool IsConstantOpcode(std::string_view name) {
   return name.starts_with("OpConstant") || name.starts_with("OpSpecConstant");
@@ -234,10 +216,10 @@ void TypeTable::ComputeLayout(Type& type) const {
         const Type* member = GetType(member_id);
         if (!member || !member->byte_size) return;
         const uint64_t member_alignment = packed ? 1 : member->alignment;
-        offset = RoundUp(offset, member_alignment) + *member->byte_size;
+        offset = AlignUp<uint64_t>(offset, member_alignment) + *member->byte_size;
         alignment = std::max(alignment, member_alignment);
       }
-      set(RoundUp(offset, alignment), alignment);
+      set(AlignUp<uint64_t>(offset, alignment), alignment);
       break;
     }
     default:
@@ -348,7 +330,7 @@ std::optional<double> TypeTable::GetConstantFloat(uint32_t id, bool allow_spec) 
         return std::bit_cast<float>(static_cast<uint32_t>(*bits) << 16);
       }
       if (type->float_encoding) return std::nullopt;
-      return HalfToDouble(static_cast<uint32_t>(*bits));
+      return DecodeFloat(static_cast<uint32_t>(*bits), kHalfFormat);
     case 32:
       return std::bit_cast<float>(static_cast<uint32_t>(*bits));
     case 64:

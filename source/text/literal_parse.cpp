@@ -1,12 +1,15 @@
 #include "text/literal_parse.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <limits>
 #include <sstream>
 #include <type_traits>
+
+#include "common/float_formats.hpp"
 
 namespace xmx::text {
 namespace {
@@ -88,26 +91,6 @@ void ParseNormalFloat(CharStream& is, bool negate, F* value) {
   }
   ReadNativeFloat(is, value);
   if (negate) *value = -*value;
-}
-
-// A float's bits truncated to binary16 (round toward zero); values beyond the binary16 range
-// become infinity, as HexFloat::castTo does.
-uint16_t FloatToHalfTowardZero(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
-  const int exponent = static_cast<int>((bits >> 23) & 0xFFu);
-  const uint32_t mantissa = bits & 0x7FFFFFu;
-  if (exponent == 0xFF) return static_cast<uint16_t>(sign | 0x7C00u | (mantissa ? 0x200u : 0u));
-  if (exponent == 0) return sign;  // zero, or a float denormal far below binary16's range
-  const int unbiased = exponent - 127;
-  if (unbiased > 15) return static_cast<uint16_t>(sign | 0x7C00u);
-  if (unbiased >= -14) {
-    return static_cast<uint16_t>(sign | ((unbiased + 15) << 10) | (mantissa >> 13));
-  }
-  const int shift = -(unbiased + 1);
-  if (shift >= 32) return sign;
-  return static_cast<uint16_t>(sign | (((1u << 23) | mantissa) >> shift));
 }
 
 // The HexFloat reader of SPIRV-Tools for one IEEE format: "[-]0x<hex>[.<hex>]p[+-]<dec>" is read
@@ -297,9 +280,10 @@ bool ParseFloatBits(std::string_view text, uint64_t* bits) {
     // Rounded toward zero; a value beyond the range is an error.
     return ParseFloatLiteral<uint16_t, int16_t, 5, 10, 15, float>(
         text, bits, [](float f, CharStream& is) -> uint64_t {
-          const uint16_t half = FloatToHalfTowardZero(f);
-          if ((half & 0x7FFFu) == 0x7C00u) is.fail = true;
-          return half;
+          // HexFloat::castTo truncates (round toward zero) and gives infinity, which is an error
+          // here, when the exponent does not fit binary16 at all.
+          if (std::isinf(f) || BeyondExponentRange(f, kHalfFormat)) is.fail = true;
+          return EncodeFloat(f, kHalfFormat, RoundingMode::kTowardZero);
         });
   } else if constexpr (kWidth == 32) {
     return ParseFloatLiteral<uint32_t, int32_t, 8, 23, 127, float>(

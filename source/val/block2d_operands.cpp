@@ -17,51 +17,12 @@ std::string StorageClassName(spv::StorageClass storage_class) {
 
 }  // namespace
 
-std::optional<Block2dLayout> GetBlock2dLayout(spv::Op opcode) {
-  Block2dLayout layout;
-  switch (opcode) {
-    case spv::Op::OpSubgroup2DBlockLoadINTEL:
-      layout.op = device::Block2dOp::kLoad;
-      break;
-    case spv::Op::OpSubgroup2DBlockLoadTransformINTEL:
-      layout.op = device::Block2dOp::kLoadTransform;
-      break;
-    case spv::Op::OpSubgroup2DBlockLoadTransposeINTEL:
-      layout.op = device::Block2dOp::kLoadTranspose;
-      break;
-    case spv::Op::OpSubgroup2DBlockPrefetchINTEL:
-      layout.op = device::Block2dOp::kPrefetch;
-      return layout;  // no private pointer
-    case spv::Op::OpSubgroup2DBlockStoreINTEL:
-      // The private source comes before the global destination (A.2).
-      layout.op = device::Block2dOp::kStore;
-      layout.private_pointer = 4;
-      layout.global_pointer = 5;
-      layout.memory_width = 6;
-      layout.memory_height = 7;
-      layout.memory_pitch = 8;
-      layout.coordinate = 9;
-      layout.operand_count = 10;
-      return layout;
-    default:
-      return std::nullopt;
-  }
-  layout.private_pointer = 9;
-  layout.operand_count = 10;
-  return layout;
-}
-
-Block2dValues::Block2dValues(const ir::Module& module, const ir::TypeTable& types) : types_(types) {
-  module.ForEachInstruction([&](const ir::Instruction& inst) {
-    if (inst.has_result_id() && inst.has_result_type() && inst.result_type_id() != 0) {
-      result_type_[inst.result_id()] = inst.result_type_id();
-    }
-  });
-}
+Block2dValues::Block2dValues(const ir::Module& module, const ir::TypeTable& types)
+    : types_(types), value_types_(module) {}
 
 const ir::Type* Block2dValues::TypeOf(uint32_t id) const {
-  auto it = result_type_.find(id);
-  return it == result_type_.end() ? nullptr : types_.GetType(it->second);
+  const uint32_t type_id = value_types_.TypeId(id);
+  return type_id == 0 ? nullptr : types_.GetType(type_id);
 }
 
 std::optional<PointerInfo> Block2dValues::AsPointer(const ir::Type* type) const {

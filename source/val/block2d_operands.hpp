@@ -1,33 +1,17 @@
-// Operand decoding for the five OpSubgroup2DBlock*INTEL instructions (SPEC-NOTES A.2): which
-// operand is which, and what the rules need to know about each value's type. Nothing here
-// reports; every lookup tolerates undefined ids and values of the wrong kind.
+// What the block2d.* rules need to know about the types of the operands of the
+// OpSubgroup2DBlock*INTEL instructions (which operand is which: ir/block2d_operands.hpp). Nothing
+// here reports; every lookup tolerates undefined ids and values of the wrong kind.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "ir/type_table.hpp"
-#include "xmx/device.hpp"
+#include "ir/value_types.hpp"
 #include "xmx/module.hpp"
 
 namespace xmx::val {
-
-// Operand indices of one instruction; kAbsent for the pointer an instruction does not have.
-struct Block2dLayout {
-  static constexpr size_t kAbsent = static_cast<size_t>(-1);
-
-  device::Block2dOp op = device::Block2dOp::kLoad;
-  size_t element_size = 0, block_width = 1, block_height = 2, block_count = 3;
-  size_t global_pointer = 4;         // Src Base Pointer, or the Store's Dst Base Pointer
-  size_t private_pointer = kAbsent;  // Dst Pointer (loads) or Src Pointer (Store)
-  size_t memory_width = 5, memory_height = 6, memory_pitch = 7, coordinate = 8;
-  size_t operand_count = 9;  // what the encoding has (A.2)
-};
-
-// The layout for a 2D block opcode, or nullopt for any other instruction.
-std::optional<Block2dLayout> GetBlock2dLayout(spv::Op opcode);
 
 // A pointer type, typed (OpTypePointer) or untyped (OpTypeUntypedPointerKHR, no pointee).
 struct PointerInfo {
@@ -50,7 +34,7 @@ class Block2dValues {
 
  private:
   const ir::TypeTable& types_;
-  std::unordered_map<uint32_t, uint32_t> result_type_;  // value id -> its type id
+  ir::ValueTypes value_types_;
 };
 
 }  // namespace xmx::val

@@ -2,6 +2,7 @@
 
 #include <bit>
 
+#include "common/format.hpp"
 #include "grammar/grammar.hpp"
 
 namespace xmx::val {
@@ -46,16 +47,6 @@ constexpr uint32_t kAInterpretation = kAPacked | kATf32;
 constexpr uint32_t kBInterpretation = kBPacked | kBTf32;
 constexpr uint32_t kScale = kScaleA | kScaleB;
 constexpr uint32_t kKnown = 0x3FFFFF;
-
-std::string Hex(uint32_t value) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), kDigits[value & 0xF]);
-    value >>= 4;
-  } while (value != 0);
-  return "0x" + digits;
-}
 
 std::string BitNames(uint32_t bits) {
   std::string out;

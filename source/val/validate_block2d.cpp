@@ -7,6 +7,9 @@
 #include <string>
 
 #include "common/rule_ids.hpp"
+#include "common/format.hpp"
+#include "device/block2d_classes.hpp"
+#include "ir/block2d_operands.hpp"
 #include "val/block2d_operands.hpp"
 #include "val/rules.hpp"
 #include "xmx/device.hpp"
@@ -17,15 +20,6 @@ namespace {
 using device::Block2dOp;
 using device::Confidence;
 using device::Range;
-
-std::string Join(const std::vector<uint32_t>& values) {
-  std::string out;
-  for (uint32_t v : values) {
-    if (!out.empty()) out += ", ";
-    out += std::to_string(v);
-  }
-  return out;
-}
 
 bool IsInt(const ir::Type* type) { return type != nullptr && type->kind == ir::TypeKind::kInt; }
 
@@ -44,16 +38,19 @@ class Block2dChecker {
         limits_(context.device().block2d_limits) {}
 
   void Check(const ir::Function& function, const ir::Instruction& inst) {
-    const std::optional<Block2dLayout> layout = GetBlock2dLayout(inst.opcode());
+    const ir::Block2dOperandPositions* layout = ir::FindBlock2dOperandPositions(inst.opcode());
     // A short instruction is a structural error reported elsewhere; nothing here can be trusted.
     if (!layout || inst.num_operands() < layout->operand_count) return;
     inst_ = &inst;
-    name_ = std::string(device::Block2dInstructionName(layout->op));
+    name_ = layout->instruction->name;
 
     Dimensions dims = CheckDimensions(*layout);
     CheckPointers(*layout, dims);
     CheckMemoryOperands(*layout, dims.element_size);
-    CheckDevice(function, layout->op, dims);
+    // A 2D block instruction the device tables have no name for has no table to check.
+    if (const std::optional<Block2dOp> op = device::Block2dOpOf(layout->op_class)) {
+      CheckDevice(function, *op, dims);
+    }
   }
 
   // DECISIONS 11: one remark per function whose subgroup size nothing determines.
@@ -96,7 +93,7 @@ class Block2dChecker {
     return std::nullopt;
   }
 
-  Dimensions CheckDimensions(const Block2dLayout& layout) {
+  Dimensions CheckDimensions(const ir::Block2dOperandPositions& layout) {
     Dimensions dims;
     dims.element_size = Dimension(layout.element_size, "Element Size", true);
     dims.width = Dimension(layout.block_width, "Block Width", false);
@@ -126,25 +123,25 @@ class Block2dChecker {
   }
 
   // A.3 rules 2-4 and DECISIONS 12 (revised).
-  void CheckPointers(const Block2dLayout& layout, const Dimensions& dims) {
-    const char* global_role =
-        layout.op == Block2dOp::kStore ? "Dst Base Pointer" : "Src Base Pointer";
-    const std::optional<PointerInfo> global = CheckStorageClass(
-        Id(layout.global_pointer), global_role, spv::StorageClass::CrossWorkgroup);
+  void CheckPointers(const ir::Block2dOperandPositions& layout, const Dimensions& dims) {
+    const std::string global_name(layout.base_pointer_name());
+    const char* global_role = global_name.c_str();
+    const std::optional<PointerInfo> global =
+        CheckStorageClass(Id(layout.base_pointer), global_role, spv::StorageClass::CrossWorkgroup);
     if (global && dims.element_size) {
-      CheckPointee(Id(layout.global_pointer), global_role, global->pointee, *dims.element_size * 8,
-                   rules::kBlock2dPointee, "Element Size " + std::to_string(*dims.element_size),
-                   true);
+      CheckPointee(Id(layout.base_pointer), global_role, global->pointee, *dims.element_size * 8,
+                   rules::kBlock2dPointee, "Element Size " + std::to_string(*dims.element_size), true);
     }
-    if (layout.private_pointer == Block2dLayout::kAbsent) return;  // Prefetch
-    const char* role = layout.op == Block2dOp::kStore ? "Src Pointer" : "Dst Pointer";
+    if (!layout.private_pointer) return;  // Prefetch
+    const std::string private_name(layout.private_pointer_name());
+    const char* role = private_name.c_str();
     const std::optional<PointerInfo> private_pointer =
-        CheckStorageClass(Id(layout.private_pointer), role, spv::StorageClass::Function);
+        CheckStorageClass(Id(*layout.private_pointer), role, spv::StorageClass::Function);
     // The extension puts a pointee rule only on LoadTransform's destination. The private data of
     // a plain load, a transposed load or a store is bytes the OpenCL C built-ins type by what is
     // convenient (ushort* for 8-bit rows 32 wide, uint* for 32-bit data): any pointee is fine.
-    if (private_pointer && layout.op == Block2dOp::kLoadTransform) {
-      CheckPointee(Id(layout.private_pointer), role, private_pointer->pointee, 32,
+    if (private_pointer && layout.op_class == grammar::OpcodeClass::kBlock2dLoadTransform) {
+      CheckPointee(Id(*layout.private_pointer), role, private_pointer->pointee, 32,
                    rules::kBlock2dTransformPointee, "a LoadTransform destination", false);
     }
   }
@@ -202,7 +199,8 @@ class Block2dChecker {
   }
 
   // A.3 rules 5-6, A.4's 32-bit widths, and the restrictions on constant values.
-  void CheckMemoryOperands(const Block2dLayout& layout, std::optional<uint32_t> element_size) {
+  void CheckMemoryOperands(const ir::Block2dOperandPositions& layout,
+                           std::optional<uint32_t> element_size) {
     const bool width_ok = CheckIntegerScalar(Id(layout.memory_width), "Memory Width");
     const bool height_ok = CheckIntegerScalar(Id(layout.memory_height), "Memory Height");
     const bool pitch_ok = CheckIntegerScalar(Id(layout.memory_pitch), "Memory Pitch");
@@ -374,7 +372,7 @@ class Block2dChecker {
 void ValidateBlock2d(ValidationContext& context) {
   bool any = false;
   context.ForEachBodyInstruction([&](const ir::Function&, const ir::Instruction& inst) {
-    any = any || GetBlock2dLayout(inst.opcode()).has_value();
+    any = any || ir::IsBlock2dOpcode(inst.opcode());
   });
   if (!any) return;  // the value table below walks the whole module
   Block2dChecker checker(context);

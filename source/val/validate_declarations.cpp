@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/rule_ids.hpp"
+#include "common/format.hpp"
 #include "grammar/grammar.hpp"
 #include "val/rules.hpp"
 
@@ -13,15 +14,6 @@ namespace xmx::val {
 namespace {
 
 using grammar::Origin;
-
-std::string JoinNames(std::span<const char* const> names) {
-  std::string out;
-  for (const char* n : names) {
-    if (!out.empty()) out += ", ";
-    out += n;
-  }
-  return out;
-}
 
 class DeclarationChecker {
  public:
@@ -54,7 +46,7 @@ class DeclarationChecker {
              bool check_capabilities = true, bool provisional = false) {
     if (check_capabilities && !capabilities.empty() && !AnyCapability(capabilities)) {
       context_.Error(inst, rules::kDeclCapability,
-                     what + " requires one of these capabilities: " + JoinNames(capabilities));
+                     what + " requires one of these capabilities: " + Join(capabilities));
     }
     if (!extensions.empty() && !AnyExtension(extensions)) {
       // DECISIONS 17: the drafts say a module using their bits "should" declare the draft's
@@ -63,10 +55,10 @@ class DeclarationChecker {
       if (provisional) {
         context_.Error(inst, rules::kDeclExtensionProvisional,
                        what + " is provisional and requires one of these draft extensions: " +
-                           JoinNames(extensions) + " (DECISIONS 17)");
+                           Join(extensions) + " (DECISIONS 17)");
       } else {
         context_.Error(inst, rules::kDeclExtension,
-                       what + " requires one of these extensions: " + JoinNames(extensions));
+                       what + " requires one of these extensions: " + Join(extensions));
       }
     }
   }

@@ -8,7 +8,9 @@
 #include <unordered_set>
 
 #include "common/rule_ids.hpp"
+#include "common/format.hpp"
 #include "grammar/grammar.hpp"
+#include "ir/matrix_mad_operands.hpp"
 #include "val/matrix_mad_operands.hpp"
 #include "val/rules.hpp"
 #include "xmx/device.hpp"
@@ -17,9 +19,6 @@ namespace xmx::val {
 namespace {
 
 constexpr const char* kInstruction = "OpSubgroupMatrixMultiplyAccumulateINTEL";
-
-// Operand positions after Result Type and Result.
-enum : size_t { kKDim = 0, kA = 1, kB = 2, kC = 3, kOperands = 4 };
 
 // The rule a failing field of the device lookup belongs to.
 const char* RuleFor(device::MismatchKind kind) {
@@ -37,21 +36,17 @@ const char* RuleFor(device::MismatchKind kind) {
   }
 }
 
-std::string JoinSizes(const std::vector<uint32_t>& sizes) {
-  std::string out;
-  for (uint32_t s : sizes) out += (out.empty() ? "" : ", ") + std::to_string(s);
-  return out;
-}
-
 class MatrixMadChecker {
  public:
   explicit MatrixMadChecker(ValidationContext& context) : context_(context) {}
 
   void Check(const ir::Function& function, const ir::Instruction& inst) {
     reported_.clear();
-    if (inst.num_operands() < 4) return;  // the core rules report the malformed instruction
+    // nullopt: a malformed instruction, which the core rules report.
+    const std::optional<ir::MatrixMadOperands> mad = ir::DecodeMatrixMadOperands(inst);
+    if (!mad) return;
     const ir::TypeTable& types = context_.types();
-    const uint32_t operands = inst.num_operands() > kOperands ? inst.word(kOperands) : 0;
+    const uint32_t operands = mad->operands;
 
     // --- Static rules (B.3) ---
     std::optional<MadOperandType> result = DecodeMadOperandType(types, inst.result_type_id());
@@ -60,13 +55,13 @@ class MatrixMadChecker {
                      "Result Type " + context_.IdName(inst.result_type_id()) + " of " +
                          kInstruction + " must be a scalar or vector of int or float type");
     }
-    std::optional<MadOperandType> a = OperandType(inst, kA, "Matrix A");
-    std::optional<MadOperandType> b = OperandType(inst, kB, "Matrix B");
-    std::optional<MadOperandType> c = OperandType(inst, kC, "Matrix C");
-    std::optional<uint32_t> k = KDim(inst);
+    std::optional<MadOperandType> a = OperandType(inst, mad->a, "Matrix A");
+    std::optional<MadOperandType> b = OperandType(inst, mad->b, "Matrix B");
+    std::optional<MadOperandType> c = OperandType(inst, mad->c, "Matrix C");
+    std::optional<uint32_t> k = KDim(inst, mad->k_dim);
 
     const bool has_table = context_.device().matrix_mad.kind == device::TableKind::kTable;
-    if (result && c && inst.result_type_id() != ValueType(inst.word(kC))) {
+    if (result && c && inst.result_type_id() != ValueType(mad->c)) {
       // B.3 leaves this open; the OpenCL tables always use one type and IGC rejects a mismatch.
       std::string message = "Result Type (" + result->name + ") of " + kInstruction +
                             " differs from the type of Matrix C (" + c->name + ")";
@@ -124,9 +119,8 @@ class MatrixMadChecker {
   // The type of the value `id` (instruction result or constant), 0 if unknown.
   uint32_t ValueType(uint32_t id) const { return context_.ValueTypeId(id); }
 
-  std::optional<MadOperandType> OperandType(const ir::Instruction& inst, size_t index,
+  std::optional<MadOperandType> OperandType(const ir::Instruction& inst, uint32_t id,
                                             const char* what) {
-    const uint32_t id = inst.word(index);
     const uint32_t type_id = ValueType(id);
     if (type_id == 0) return std::nullopt;  // undefined id: the core rules say so
     std::optional<MadOperandType> type = DecodeMadOperandType(context_.types(), type_id);
@@ -139,8 +133,7 @@ class MatrixMadChecker {
     return type;
   }
 
-  std::optional<uint32_t> KDim(const ir::Instruction& inst) {
-    const uint32_t id = inst.word(kKDim);
+  std::optional<uint32_t> KDim(const ir::Instruction& inst, uint32_t id) {
     const ir::Constant* constant = context_.types().GetConstant(id);
     const ir::Type* type = constant ? context_.types().GetType(constant->type_id) : nullptr;
     if (!constant || !type || type->kind != ir::TypeKind::kInt || type->width != 32 ||
@@ -201,8 +194,8 @@ class MatrixMadChecker {
       return;
     }
     const std::string at = "the operands of " + std::string(kInstruction) +
-                           " fit a row for subgroup size " + JoinSizes(other_sizes) +
-                           " on device " + profile.name +
+                           " fit a row for subgroup size " + Join(other_sizes) + " on device " +
+                           profile.name +
                            ", but the instruction can run at "
                            "subgroup size " +
                            std::to_string(size);

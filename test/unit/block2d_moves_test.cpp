@@ -108,7 +108,7 @@ TEST(Block2dStore, NeverWritesOutsideTheAllocation) {
 }
 
 TEST(Block2dLoad, PrefetchTouchesNothing) {
-  const Block2dLayout layout = Prepared({O::kPrefetch, 1, 32, 8, 2, 16});
+  const Block2dPayloadLayout layout = Prepared({O::kPrefetch, 1, 32, 8, 2, 16});
   RefMemory m = PatternSurface(Value8);
   LoadBlock2d(layout, SurfaceOf<const uint8_t>(m), nullptr);
 }
@@ -117,7 +117,7 @@ TEST(Block2dLoad, PrefetchTouchesNothing) {
 // the allocation (the sanitizer build would catch a stray access).
 TEST(Block2dLoad, ExtremeOperandsStayInsideTheAllocation) {
   const RefShape s{O::kLoad, 4, 8, 4, 2, 16};
-  const Block2dLayout layout = Prepared(s);
+  const Block2dPayloadLayout layout = Prepared(s);
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   std::mt19937 rng(5);
@@ -140,7 +140,7 @@ TEST(Block2dLoad, ExtremeOperandsStayInsideTheAllocation) {
             EXPECT_EQ(payload, RefLoad(s, m)) << width << " " << pitch << " " << x << " " << y;
           }
           RefMemory copy = m;
-          const Block2dLayout store = Prepared({O::kStore, 4, 8, 4, 1, 16});
+          const Block2dPayloadLayout store = Prepared({O::kStore, 4, 8, 4, 1, 16});
           StoreBlock2d(store, SurfaceOf<uint8_t>(copy), payload.data());
         }
       }
@@ -153,7 +153,7 @@ TEST(Block2dLoad, ExtremeOperandsStayInsideTheAllocation) {
 
 std::string WhyNot(const Block2dShape& shape) {
   std::string why;
-  EXPECT_FALSE(Block2dLayout::Prepare(shape, &why).has_value());
+  EXPECT_FALSE(Block2dPayloadLayout::Prepare(shape, &why).has_value());
   return why;
 }
 
@@ -179,8 +179,8 @@ TEST(Block2dPrepare, RejectsWhatTheRulesForbid) {
   EXPECT_EQ(WhyNot({O::kLoad, 8, 65536, 65536, 1, 16}),
             "the block (Block Height 65536 x Block Count 1 x Block Width 65536 x Element Size 8) "
             "exceeds the interpreter's limit of 1048576 bytes");
-  EXPECT_TRUE(Block2dLayout::Prepare({O::kLoad, 2, 16, 8, 1, 16}, nullptr).has_value());
-  EXPECT_FALSE(Block2dLayout::Prepare({O::kLoad, 3, 16, 8, 1, 16}, nullptr).has_value());
+  EXPECT_TRUE(Block2dPayloadLayout::Prepare({O::kLoad, 2, 16, 8, 1, 16}, nullptr).has_value());
+  EXPECT_FALSE(Block2dPayloadLayout::Prepare({O::kLoad, 3, 16, 8, 1, 16}, nullptr).has_value());
 }
 
 TEST(Block2dPrepare, AcceptsEveryA4AndIgcShape) {
@@ -209,7 +209,7 @@ class Block2dCheck : public ::testing::Test {
     return CheckBlock2d(Prepared(s), surface_);
   }
 
-  Block2dLayout layout_;
+  Block2dPayloadLayout layout_;
   std::vector<uint8_t> memory_;
   Block2dSurface surface_;
 };

@@ -74,21 +74,21 @@ TEST(Block2dPayloadTable, NamedExamples) {
   EXPECT_EQ(Prepared({O::kLoad, 1, 32, 1, 1, 16}).payload_bytes_per_lane(), 2u);  // one ushort
   EXPECT_EQ(Prepared({O::kStore, 1, 32, 1, 1, 16}).payload_bytes_per_lane(), 2u);
   EXPECT_EQ(Prepared({O::kLoadTranspose, 4, 8, 32, 1, 16}).payload_bytes_per_lane(), 64u);
-  const Block2dLayout prefetch = Prepared({O::kPrefetch, 2, 16, 32, 2, 16});
+  const Block2dPayloadLayout prefetch = Prepared({O::kPrefetch, 2, 16, 32, 2, 16});
   EXPECT_EQ(prefetch.payload_bytes_per_lane(), 0u);
   EXPECT_EQ(prefetch.payload_bytes(), 0u);
 }
 
 TEST(Block2dPayloadTable, ProcessedBlockGeometry) {
-  const Block2dLayout transform = Prepared({O::kLoadTransform, 1, 16, 32, 2, 16});
+  const Block2dPayloadLayout transform = Prepared({O::kLoadTransform, 1, 16, 32, 2, 16});
   EXPECT_EQ(transform.processed_rows(), 8u);  // 32 byte rows fold into 8 dword rows
   EXPECT_EQ(transform.processed_row_units(), 16u);
   EXPECT_EQ(transform.unit_bytes(), 4u);
-  const Block2dLayout transpose = Prepared({O::kLoadTranspose, 4, 8, 12, 1, 16});
+  const Block2dPayloadLayout transpose = Prepared({O::kLoadTranspose, 4, 8, 12, 1, 16});
   EXPECT_EQ(transpose.processed_rows(), 8u);        // one per memory column
   EXPECT_EQ(transpose.processed_row_units(), 16u);  // 12 memory rows padded to 16
   EXPECT_EQ(transpose.unit_bytes(), 4u);
-  const Block2dLayout padded = Prepared({O::kLoad, 2, 6, 3, 1, 16});
+  const Block2dPayloadLayout padded = Prepared({O::kLoad, 2, 6, 3, 1, 16});
   EXPECT_EQ(padded.processed_rows(), 3u);
   EXPECT_EQ(padded.processed_row_units(), 8u);
 }
@@ -223,7 +223,7 @@ TEST(Block2dMapping, StoreBytes16Wide_OneUcharPerRow) {
   m.bytes.assign(64 * 4, 0xEE);
   m.x = 8;
   m.y = 1;
-  const Block2dLayout layout = Prepared({O::kStore, 1, 16, 2, 1, 16});
+  const Block2dPayloadLayout layout = Prepared({O::kStore, 1, 16, 2, 1, 16});
   std::vector<uint8_t> payload(32);
   for (uint32_t lane = 0; lane < 16; ++lane) {
     payload[lane * 2] = static_cast<uint8_t>(lane);

@@ -139,9 +139,9 @@ inline void RefStore(const RefShape& s, RefMemory& m, const std::vector<uint8_t>
 // ---------------------------------------------------------------------------------------------
 // Harness.
 
-inline Block2dLayout Prepared(const RefShape& s) {
+inline Block2dPayloadLayout Prepared(const RefShape& s) {
   std::string why;
-  auto layout = Block2dLayout::Prepare({s.op, s.e, s.w, s.h, s.c, s.sg}, &why);
+  auto layout = Block2dPayloadLayout::Prepare({s.op, s.e, s.w, s.h, s.c, s.sg}, &why);
   EXPECT_TRUE(layout.has_value()) << Describe(s) << ": " << why;
   if (!layout) std::abort();
   return *layout;
@@ -211,7 +211,7 @@ inline Scene MakeScene(const RefShape& s, std::mt19937& rng, int64_t truncate = 
 
 inline void ExpectLoadMatchesReference(const RefShape& s, int64_t truncate = -1) {
   std::mt19937 rng(s.e * 1000003 + s.w * 10007 + s.h * 101 + s.c * 7 + s.sg);
-  const Block2dLayout layout = Prepared(s);
+  const Block2dPayloadLayout layout = Prepared(s);
   ASSERT_EQ(layout.payload_bytes_per_lane(), RefLaneBytes(s)) << Describe(s);
   Scene scene = MakeScene(s, rng, truncate);
   for (const auto& [x, y] : scene.coordinates) {
@@ -227,7 +227,7 @@ inline void ExpectLoadMatchesReference(const RefShape& s, int64_t truncate = -1)
 
 inline void ExpectStoreMatchesReference(const RefShape& s, int64_t truncate = -1) {
   std::mt19937 rng(s.e * 7919 + s.w * 101 + s.h * 13 + s.c + s.sg * 31);
-  const Block2dLayout layout = Prepared(s);
+  const Block2dPayloadLayout layout = Prepared(s);
   ASSERT_EQ(layout.payload_bytes_per_lane(), RefLaneBytes(s)) << Describe(s);
   Scene scene = MakeScene(s, rng, truncate);
   for (const auto& [x, y] : scene.coordinates) {
@@ -333,7 +333,7 @@ RefMemory PatternSurface(T (*value)(uint32_t, uint32_t)) {
 
 template <typename T>
 std::vector<T> LoadAs(const RefShape& s, RefMemory& m) {
-  const Block2dLayout layout = Prepared(s);
+  const Block2dPayloadLayout layout = Prepared(s);
   std::vector<uint8_t> payload(layout.payload_bytes(), 0xCD);
   LoadBlock2d(layout, SurfaceOf<const uint8_t>(m), payload.data());
   std::vector<T> values(payload.size() / sizeof(T));

@@ -1,5 +1,5 @@
 // Execution of the 2D block instructions: the undefined-behaviour check, and loads and stores
-// that follow the row copy plan of a Block2dLayout.
+// that follow the row copy plan of a Block2dPayloadLayout.
 #include "interp/block2d/block2d.hpp"
 
 #include <algorithm>
@@ -120,14 +120,14 @@ BlockPlacement PlacementOf(const Block2dShape& shape, const Block2dSurfaceOf<Byt
                         surface.height, surface.pitch, surface.x, surface.y);
 }
 
-using ColumnSteps = Block2dLayout::ColumnSteps;
+using ColumnSteps = Block2dPayloadLayout::ColumnSteps;
 
 // What the copy loops need of a layout's row copy plan.
 struct RowPlan {
   const uint32_t* row_start;  // [row * count + block]
   ColumnSteps steps;
   uint32_t rows, count, width, element_size;
-  bool columns_to_lanes;  // Block2dLayout::columns_to_lanes_
+  bool columns_to_lanes;  // Block2dPayloadLayout::columns_to_lanes_
 };
 
 RowPlan PlanOf(const Block2dShape& shape, const std::vector<uint32_t>& row_start,
@@ -264,7 +264,7 @@ void MoveBlock(const RowPlan& whole_rows, const RowPlan& elements, const BlockPl
 
 }  // namespace
 
-std::optional<std::string> CheckBlock2d(const Block2dLayout& layout,
+std::optional<std::string> CheckBlock2d(const Block2dPayloadLayout& layout,
                                         const Block2dSurface& surface) {
   const Block2dShape& shape = layout.shape();
   const uint32_t e = shape.element_size;
@@ -322,7 +322,8 @@ std::optional<std::string> CheckBlock2d(const Block2dLayout& layout,
          Num(byte + e - 1) + ", beyond the " + Num(size) + "-byte allocation of the " + base_name;
 }
 
-void LoadBlock2d(const Block2dLayout& layout, const Block2dSurface& surface, uint8_t* payload) {
+void LoadBlock2d(const Block2dPayloadLayout& layout, const Block2dSurface& surface,
+                 uint8_t* payload) {
   const Block2dShape& shape = layout.shape();
   assert(shape.op != Block2dOp::kStore);
   if (shape.op == Block2dOp::kPrefetch || shape.op == Block2dOp::kStore) return;
@@ -336,7 +337,7 @@ void LoadBlock2d(const Block2dLayout& layout, const Block2dSurface& surface, uin
             placement, surface.data, payload);
 }
 
-void StoreBlock2d(const Block2dLayout& layout, const Block2dMutableSurface& surface,
+void StoreBlock2d(const Block2dPayloadLayout& layout, const Block2dMutableSurface& surface,
                   const uint8_t* payload) {
   const Block2dShape& shape = layout.shape();
   assert(shape.op == Block2dOp::kStore);

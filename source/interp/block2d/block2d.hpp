@@ -1,8 +1,8 @@
 // Semantics of the SPV_INTEL_2d_block_io instructions (SPEC-NOTES A.3-A.7, DECISIONS 4-6): which
 // bytes of a 2D block in global memory end up in which invocation's private data, and back.
 //
-// A shape (the constant operands) is decoded once into a Block2dLayout, which precomputes the
-// mapping as a row copy plan: for each row of each block, where its first element goes in the
+// A shape (the constant operands) is decoded once into a Block2dPayloadLayout, which precomputes
+// the mapping as a row copy plan: for each row of each block, where its first element goes in the
 // payload and the (two-level) stride of the following ones. One execution clips each memory row
 // of the block against the surface and the allocation (one decision per row) and copies the
 // surviving elements straight between memory and payload; a block wholly in bounds copies whole
@@ -67,7 +67,7 @@ using Block2dMutableSurface = Block2dSurfaceOf<uint8_t>;
 
 // A validated shape with its precomputed mapping (A.5). Immutable, so one layout may serve
 // several threads at once.
-class Block2dLayout {
+class Block2dPayloadLayout {
  public:
   // Checks what the rules say about the constant operands alone (Element Size 1/2/4/8, Block
   // Width a multiple of 4 / 2 for 1- / 2-byte elements, positive dimensions, a power-of-two
@@ -75,7 +75,8 @@ class Block2dLayout {
   // limits, and builds the mapping. On failure returns nullopt and, when `why_not` is given, a
   // message naming the operand ("Block Width 6 is not a multiple of 4 for 1-byte elements").
   // Widths (heights for LoadTranspose) that are not powers of two are accepted: A.5 pads them.
-  static std::optional<Block2dLayout> Prepare(const Block2dShape& shape, std::string* why_not);
+  static std::optional<Block2dPayloadLayout> Prepare(const Block2dShape& shape,
+                                                     std::string* why_not);
 
   const Block2dShape& shape() const { return shape_; }
   // Bytes of private data each invocation reads or writes over all blocks; 0 for Prefetch.
@@ -102,10 +103,11 @@ class Block2dLayout {
   };
 
  private:
-  friend void LoadBlock2d(const Block2dLayout&, const Block2dSurface&, uint8_t*);
-  friend void StoreBlock2d(const Block2dLayout&, const Block2dMutableSurface&, const uint8_t*);
+  friend void LoadBlock2d(const Block2dPayloadLayout&, const Block2dSurface&, uint8_t*);
+  friend void StoreBlock2d(const Block2dPayloadLayout&, const Block2dMutableSurface&,
+                           const uint8_t*);
 
-  Block2dLayout() = default;
+  Block2dPayloadLayout() = default;
   bool BuildRowPlan();
 
   Block2dShape shape_;
@@ -137,16 +139,18 @@ class Block2dLayout {
 // that claims more memory than the buffer has. Returns the first violation as a message naming
 // the operand and its value ("Memory Pitch 100 is not a multiple of 16"), or nullopt.
 // The per-invocation private pointer's alignment is the caller's to check.
-std::optional<std::string> CheckBlock2d(const Block2dLayout& layout, const Block2dSurface& surface);
+std::optional<std::string> CheckBlock2d(const Block2dPayloadLayout& layout,
+                                        const Block2dSurface& surface);
 
 // Load, LoadTransform, LoadTranspose: fills `payload` (layout.payload_bytes() bytes). Elements
 // out of bounds, padded elements and slots no block row maps to read as zero (DECISIONS 4), and
 // so do elements outside the allocation (which CheckBlock2d reports). Prefetch: does nothing.
-void LoadBlock2d(const Block2dLayout& layout, const Block2dSurface& surface, uint8_t* payload);
+void LoadBlock2d(const Block2dPayloadLayout& layout, const Block2dSurface& surface,
+                 uint8_t* payload);
 
 // Store: writes the in-bounds elements of `payload` (layout.payload_bytes() bytes) to memory.
 // Out-of-bounds and padded elements are dropped; nothing is ever written outside the allocation.
-void StoreBlock2d(const Block2dLayout& layout, const Block2dMutableSurface& surface,
+void StoreBlock2d(const Block2dPayloadLayout& layout, const Block2dMutableSurface& surface,
                   const uint8_t* payload);
 
 }  // namespace xmx::interp

@@ -1,4 +1,4 @@
-// Block2dLayout: validation of the constant operands, and the row copy plan that maps a 2D
+// Block2dPayloadLayout: validation of the constant operands, and the row copy plan that maps a 2D
 // block's elements onto the invocations' private bytes (A.5).
 #include <algorithm>
 #include <bit>
@@ -21,9 +21,9 @@ uint32_t DivideRoundingUp(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
-std::optional<Block2dLayout> Block2dLayout::Prepare(const Block2dShape& shape,
-                                                    std::string* why_not) {
-  auto reject = [why_not](std::string message) -> std::optional<Block2dLayout> {
+std::optional<Block2dPayloadLayout> Block2dPayloadLayout::Prepare(const Block2dShape& shape,
+                                                                  std::string* why_not) {
+  auto reject = [why_not](std::string message) -> std::optional<Block2dPayloadLayout> {
     if (why_not != nullptr) *why_not = std::move(message);
     return std::nullopt;
   };
@@ -57,7 +57,7 @@ std::optional<Block2dLayout> Block2dLayout::Prepare(const Block2dShape& shape,
                   "32-bit words");
   }
 
-  Block2dLayout layout;
+  Block2dPayloadLayout layout;
   layout.shape_ = shape;
   // A.5 steps 1 and 2: the pre-processed block of one block.
   switch (shape.op) {
@@ -104,7 +104,7 @@ std::optional<Block2dLayout> Block2dLayout::Prepare(const Block2dShape& shape,
 // element-sized piece holds (A.5 step 3 backwards, then step 2 backwards). Inverted, that gives
 // each element its payload byte; the row copy plan is that map written as a start per block row
 // plus column steps, which are read off row 0 and then confirmed for every element.
-bool Block2dLayout::BuildRowPlan() {
+bool Block2dPayloadLayout::BuildRowPlan() {
   const uint32_t e = shape_.element_size;
   const uint32_t sg = shape_.subgroup_size;
   const uint32_t width = shape_.block_width;

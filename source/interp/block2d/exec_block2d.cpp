@@ -3,15 +3,17 @@
 // A.3 restrictions, and the payload moves between the block and each invocation's private
 // memory.
 #include "common/rule_ids.hpp"
+#include "device/block2d_classes.hpp"
 #include "interp/block2d/block2d.hpp"
 #include "interp/load/loader.hpp"
 #include "interp/run/exec_support.hpp"
+#include "ir/block2d_operands.hpp"
 
 namespace xmx::interp {
 namespace {
 
 struct Block2dData {
-  Block2dLayout layout;
+  Block2dPayloadLayout layout;
   // Register slots and byte sizes of base, width, height, pitch, coordinate, private pointer.
   uint32_t base, width, height, pitch, coord, private_pointer;
   uint32_t width_bytes, height_bytes, pitch_bytes, coord_component_bytes;
@@ -112,57 +114,46 @@ const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
 }  // namespace
 
 bool BindBlock2d(Loader& loader, const ir::Instruction& inst, Instr& out) {
-  using spv::Op;
+  const ir::Block2dOperandPositions* positions = ir::FindBlock2dOperandPositions(inst.opcode());
+  if (positions == nullptr) return false;
+  const std::optional<ir::Block2dOperands> operands = ir::DecodeBlock2dOperands(inst);
+  if (!operands) return loader.Fail(inst, "too few operands for a 2D block instruction");
+  const std::optional<Block2dOp> op = device::Block2dOpOf(positions->op_class);
+  if (!op) return loader.Fail(inst, "xmx-run has no semantics for this 2D block instruction");
   Block2dShape shape;
-  switch (inst.opcode()) {
-    case Op::OpSubgroup2DBlockLoadINTEL:
-      shape.op = Block2dOp::kLoad;
-      break;
-    case Op::OpSubgroup2DBlockLoadTransformINTEL:
-      shape.op = Block2dOp::kLoadTransform;
-      break;
-    case Op::OpSubgroup2DBlockLoadTransposeINTEL:
-      shape.op = Block2dOp::kLoadTranspose;
-      break;
-    case Op::OpSubgroup2DBlockPrefetchINTEL:
-      shape.op = Block2dOp::kPrefetch;
-      break;
-    case Op::OpSubgroup2DBlockStoreINTEL:
-      shape.op = Block2dOp::kStore;
-      break;
-    default:
-      return false;
-  }
-  const char* names[] = {"Element Size", "Block Width", "Block Height", "Block Count"};
+  shape.op = *op;
+  const std::pair<const char*, uint32_t> dimensions[] = {{"Element Size", operands->element_size},
+                                                         {"Block Width", operands->block_width},
+                                                         {"Block Height", operands->block_height},
+                                                         {"Block Count", operands->block_count}};
   uint32_t* fields[] = {&shape.element_size, &shape.block_width, &shape.block_height,
                         &shape.block_count};
   for (int i = 0; i < 4; ++i) {
-    const std::optional<uint64_t> v = loader.ConstantValue(inst.word(i));
-    if (!v) return loader.Fail(inst, std::string(names[i]) + " must be a constant");
+    const std::optional<uint64_t> v = loader.ConstantValue(dimensions[i].second);
+    if (!v) return loader.Fail(inst, std::string(dimensions[i].first) + " must be a constant");
     *fields[i] = static_cast<uint32_t>(*v);
   }
   shape.subgroup_size = loader.subgroup_size();
   std::string why;
-  std::optional<Block2dLayout> layout = Block2dLayout::Prepare(shape, &why);
+  std::optional<Block2dPayloadLayout> layout = Block2dPayloadLayout::Prepare(shape, &why);
   if (!layout) return loader.Fail(inst, "xmx-run cannot execute this 2D block shape: " + why);
-  const bool store = shape.op == Block2dOp::kStore;
-  // Loads/prefetch: base at 4; store: private source at 4, base at 5.
-  const size_t base_index = store ? 5 : 4;
   Block2dData d{*layout, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  d.base = loader.Slot(inst.word(base_index));
-  d.width = loader.Slot(inst.word(base_index + 1));
-  d.height = loader.Slot(inst.word(base_index + 2));
-  d.pitch = loader.Slot(inst.word(base_index + 3));
-  d.coord = loader.Slot(inst.word(base_index + 4));
-  d.width_bytes = loader.TypeOfValue(inst.word(base_index + 1)).lane_bytes;
-  d.height_bytes = loader.TypeOfValue(inst.word(base_index + 2)).lane_bytes;
-  d.pitch_bytes = loader.TypeOfValue(inst.word(base_index + 3)).lane_bytes;
-  d.coord_component_bytes = loader.TypeOfValue(inst.word(base_index + 4)).value.scalar.bytes;
-  if (shape.op != Block2dOp::kPrefetch) {
-    d.private_pointer = loader.Slot(inst.word(store ? 4 : 9));
-  }
+  d.base = loader.Slot(operands->base_pointer);
+  d.width = loader.Slot(operands->memory_width);
+  d.height = loader.Slot(operands->memory_height);
+  d.pitch = loader.Slot(operands->memory_pitch);
+  d.coord = loader.Slot(operands->coordinate);
+  d.width_bytes = loader.TypeOfValue(operands->memory_width).lane_bytes;
+  d.height_bytes = loader.TypeOfValue(operands->memory_height).lane_bytes;
+  d.pitch_bytes = loader.TypeOfValue(operands->memory_pitch).lane_bytes;
+  d.coord_component_bytes = loader.TypeOfValue(operands->coordinate).value.scalar.bytes;
+  if (shape.op != Block2dOp::kPrefetch) d.private_pointer = loader.Slot(operands->private_pointer);
+  // In the order ExecBlock2d checks them (kOperandNames).
+  const uint32_t checked[] = {operands->base_pointer, operands->memory_width,
+                              operands->memory_height, operands->memory_pitch,
+                              operands->coordinate};
   for (uint32_t i = 0; i < 5; ++i) {
-    if (!loader.KnownUniform(inst.word(base_index + i))) d.check_uniform |= 1u << i;
+    if (!loader.KnownUniform(checked[i])) d.check_uniform |= 1u << i;
   }
   d.payload = loader.ScratchSlot(std::max<uint32_t>(layout->payload_bytes_per_lane(), 1));
   out.fn = ExecBlock2d;

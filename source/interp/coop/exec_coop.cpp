@@ -9,10 +9,10 @@
 #include <cstring>
 
 #include "common/rule_ids.hpp"
+#include "common/float_formats.hpp"
 #include "interp/coop/coop_support.hpp"
 #include "interp/load/load_checks.hpp"
 #include "interp/load/loader.hpp"
-#include "interp/model/float_formats.hpp"
 #include "interp/run/exec_support.hpp"
 
 namespace xmx::interp {

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "builtins/upgrade.hpp"
+#include "common/align.hpp"
 #include "grammar/grammar.hpp"
 #include "interp/load/invariant_code.hpp"
 #include "interp/load/opcode_table.hpp"
@@ -17,10 +18,6 @@ namespace xmx::interp {
 const Instr kExitInstr{};
 
 namespace {
-
-uint32_t AlignUp(uint32_t value, uint32_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 // Instructions that take no time: structure hints and lifetime markers.
 bool IsIgnored(spv::Op op) { return FamilyOf(op) == OpcodeFamily::kNoEffect; }
@@ -66,29 +63,20 @@ FamilyBinder BinderOf(OpcodeFamily family) {
 
 Loader::Loader(const ir::Module& module, const ir::TypeTable& types, const ir::ModuleInfo& info,
                Program& program, const LoadOptions& options)
-    : module_(module), types_(types), info_(info), program_(program), options_(options) {
+    : module_(module),
+      types_(types),
+      info_(info),
+      program_(program),
+      options_(options),
+      value_types_(module) {
   for (const ir::Instruction& inst : module.ext_inst_imports()) {
     if (inst.StringOperand(0) == "OpenCL.std") opencl_std_set_ = inst.result_id();
   }
   module.ForEachInstruction([this](const ir::Instruction& inst) {
     if (inst.has_result_id()) defined_ids_.insert(inst.result_id());
   });
-  for (const ir::Instruction& inst : module.globals()) {
-    if (inst.has_result_type() && inst.has_result_id()) {
-      value_types_[inst.result_id()] = inst.result_type_id();
-    }
-  }
   for (const ir::Function& f : module.functions()) {
-    value_types_[f.id()] = f.def.result_type_id();
-    for (const ir::Instruction& p : f.parameters) value_types_[p.result_id()] = p.result_type_id();
-    for (const ir::BasicBlock& b : f.blocks) {
-      blocks_[b.id()] = &b;
-      for (const ir::Instruction& inst : b.instructions) {
-        if (inst.has_result_type() && inst.has_result_id()) {
-          value_types_[inst.result_id()] = inst.result_type_id();
-        }
-      }
-    }
+    for (const ir::BasicBlock& b : f.blocks) blocks_[b.id()] = &b;
   }
 }
 
@@ -500,7 +488,7 @@ bool Loader::Run(const std::string& kernel_name) {
   }
   program_.kernel_entry = base + function_entry_.at(kernel->function_id);
   // At least one line, so that a kernel with no values still has a register file to copy.
-  program_.register_bytes = AlignUp(std::max<uint32_t>(program_.register_bytes, 1), 64);
+  program_.register_bytes = AlignUp<uint32_t>(std::max<uint32_t>(program_.register_bytes, 1), 64);
   program_.register_image.resize(program_.register_bytes, 0);
   program_.private_layout = PrivateLayout::Of(program_.private_variables);
   for (uint32_t* count : program_.variable_counts) *count = program_.private_layout.variables;

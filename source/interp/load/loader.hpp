@@ -19,6 +19,7 @@
 #include "ir/module_info.hpp"
 #include "ir/type_table.hpp"
 #include "xmx/diagnostic.hpp"
+#include "ir/value_types.hpp"
 #include "xmx/module.hpp"
 #include "xmx/result.hpp"
 
@@ -163,7 +164,7 @@ class Loader {
   std::unordered_map<uint32_t, TypeInfo> type_info_;
   std::unordered_map<uint32_t, std::vector<uint64_t>> member_offsets_;
   std::unordered_map<uint32_t, uint32_t> slots_;
-  std::unordered_map<uint32_t, uint32_t> value_types_;     // result id -> type id
+  const ir::ValueTypes value_types_;
   std::unordered_map<uint32_t, uint32_t> block_start_;     // label -> code index
   std::unordered_map<uint32_t, uint32_t> function_entry_;  // function id -> code index
   std::unordered_map<uint32_t, uint32_t> ipdom_;           // label -> label (0: exit)

@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/align.hpp"
 #include "interp/load/loader.hpp"
 
 namespace xmx::interp {
 namespace {
 
 constexpr uint32_t kSlotAlignment = 16;
-
-// In 64 bits: a register file near kMaxRegisterBytes must not wrap while it is being checked.
-uint64_t AlignUp(uint64_t value, uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 }  // namespace
 
@@ -83,10 +79,7 @@ const TypeInfo& Loader::Type(uint32_t type_id) {
   return type_info_.emplace(type_id, info).first->second;
 }
 
-uint32_t Loader::ValueTypeId(uint32_t id) const {
-  auto it = value_types_.find(id);
-  return it == value_types_.end() ? 0 : it->second;
-}
+uint32_t Loader::ValueTypeId(uint32_t id) const { return value_types_.TypeId(id); }
 
 const TypeInfo& Loader::TypeOfValue(uint32_t id) { return Type(ValueTypeId(id)); }
 
@@ -137,7 +130,8 @@ uint32_t Loader::ScratchSlot(uint32_t bytes) {
 }
 
 uint32_t Loader::ReserveRegisters(uint64_t lane_bytes, const std::string& what) {
-  const uint64_t offset = AlignUp(program_.register_bytes, kSlotAlignment);
+  // In 64 bits: a register file near kMaxRegisterBytes must not wrap while it is being checked.
+  const uint64_t offset = AlignUp<uint64_t>(program_.register_bytes, kSlotAlignment);
   const uint64_t end = offset + lane_bytes * program_.subgroup_size;
   if (end > kMaxRegisterBytes) {
     FailLoad("the kernel's values need more than " + std::to_string(kMaxRegisterBytes >> 20) +

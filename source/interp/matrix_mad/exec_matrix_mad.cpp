@@ -3,6 +3,7 @@
 #include "interp/load/loader.hpp"
 #include "interp/matrix_mad/matrix_mad.hpp"
 #include "interp/run/exec_support.hpp"
+#include "ir/matrix_mad_operands.hpp"
 
 namespace xmx::interp {
 namespace {
@@ -21,16 +22,18 @@ const Instr* ExecMatrixMad(Subgroup& sg, const Instr* in) {
 
 bool BindMatrixMad(Loader& loader, const ir::Instruction& inst, Instr& out) {
   if (inst.opcode() != spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL) return false;
+  const std::optional<ir::MatrixMadOperands> operands = ir::DecodeMatrixMadOperands(inst);
+  if (!operands) return loader.Fail(inst, "too few operands for a matrix instruction");
   MatrixMadShape shape;
   shape.subgroup_size = loader.subgroup_size();
-  const std::optional<uint64_t> k = loader.ConstantValue(inst.word(0));
+  const std::optional<uint64_t> k = loader.ConstantValue(operands->k_dim);
   if (!k) return loader.Fail(inst, "K Dim must be a constant");
   shape.k = static_cast<uint32_t>(*k);
-  shape.operands = inst.num_operands() > 4 ? inst.word(4) : 0;
+  shape.operands = operands->operands;
   shape.result = loader.Type(inst.result_type_id()).value;
-  shape.a = loader.TypeOfValue(inst.word(1)).value;
-  shape.b = loader.TypeOfValue(inst.word(2)).value;
-  shape.c = loader.TypeOfValue(inst.word(3)).value;
+  shape.a = loader.TypeOfValue(operands->a).value;
+  shape.b = loader.TypeOfValue(operands->b).value;
+  shape.c = loader.TypeOfValue(operands->c).value;
   std::string why;
   std::optional<MatrixMadKernel> kernel = MatrixMadKernel::Prepare(
       shape, loader.options().ordered_matrix_fp ? MmaFloatModel::kOrdered : MmaFloatModel::kExact,
@@ -41,9 +44,9 @@ bool BindMatrixMad(Loader& loader, const ir::Instruction& inst, Instr& out) {
   }
   out.fn = ExecMatrixMad;
   out.result = loader.Slot(inst.result_id());
-  out.op[0] = loader.Slot(inst.word(1));
-  out.op[1] = loader.Slot(inst.word(2));
-  out.op[2] = loader.Slot(inst.word(3));
+  out.op[0] = loader.Slot(operands->a);
+  out.op[1] = loader.Slot(operands->b);
+  out.op[2] = loader.Slot(operands->c);
   out.data = loader.program().Own(std::move(*kernel));
   loader.program().uses_matrix = true;
   return true;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "common/format.hpp"
 #include "interp/matrix_mad/matrix_mad_internal.hpp"
 
 namespace xmx::interp {
@@ -126,16 +127,6 @@ std::string ComponentName(const ScalarType& s) {
       return "pointer";
   }
   return "?";
-}
-
-std::string Hex(uint32_t v) {
-  static const char kDigits[] = "0123456789ABCDEF";
-  std::string out;
-  do {
-    out.insert(out.begin(), kDigits[v & 0xF]);
-    v >>= 4;
-  } while (v != 0);
-  return "0x" + out;
 }
 
 // Builds the plan, remembering the first failure.

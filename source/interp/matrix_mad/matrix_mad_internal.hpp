@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/float_formats.hpp"
 #include "interp/matrix_mad/matrix_mad.hpp"
-#include "interp/model/float_formats.hpp"
 
 namespace xmx::interp::matrix_mad_detail {
 

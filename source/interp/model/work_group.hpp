@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "interp/model/float_formats.hpp"
+#include "common/float_formats.hpp"
 #include "interp/model/memory.hpp"
 #include "interp/model/program.hpp"
 #include "interp/model/run_report.hpp"

@@ -32,7 +32,7 @@
 #include <string_view>
 #include <utility>
 
-#include "interp/model/float_formats.hpp"
+#include "common/float_formats.hpp"
 #include "interp/model/value_layout.hpp"
 
 namespace xmx::interp {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "interp/model/float_formats.hpp"
+#include "common/float_formats.hpp"
 #include "interp/model/subgroup.hpp"
 
 namespace xmx::interp {

@@ -1,12 +1,14 @@
-// Conversions between the binary floating-point formats the interpreter meets and the host's
-// double: IEEE half, bfloat16, and the narrower formats of the matrix instructions (fp8 E4M3,
-// fp8 E5M2, fp4 E2M1, tf32). Every narrowing conversion rounds exactly once, in the mode asked
-// for, straight from the double (a float input is exact in a double, so no double rounding).
+// Conversions between the binary floating-point formats of SPIR-V modules and the host's double:
+// IEEE half, bfloat16, and the narrower formats of the matrix instructions (fp8 E4M3, fp8 E5M2,
+// fp4 E2M1, tf32). Every narrowing conversion rounds exactly once, in the mode asked for,
+// straight from the double (a float input is exact in a double, so no double rounding). The one
+// implementation: the assembler's half literals, the type table's half constants and the
+// interpreter all convert here.
 #pragma once
 
 #include <cstdint>
 
-namespace xmx::interp {
+namespace xmx {
 
 enum class RoundingMode : uint8_t { kNearestEven, kTowardZero, kTowardPositive, kTowardNegative };
 
@@ -40,6 +42,10 @@ double DecodeFloat(uint32_t bits, const FloatFormat& format);
 // input's sign.
 uint32_t EncodeFloat(double value, const FloatFormat& format, RoundingMode mode);
 
+// Whether |value| is at least 2^(emax + 1), i.e. its binary exponent does not fit the format at
+// all (rounding aside): where SPIRV-Tools' HexFloat narrowing gives infinity whatever the mode.
+bool BeyondExponentRange(double value, const FloatFormat& format);
+
 inline float HalfToFloat(uint16_t bits) {
   return static_cast<float>(DecodeFloat(bits, kHalfFormat));
 }
@@ -59,4 +65,4 @@ float DoubleToFloat(double value, RoundingMode mode);
 // pattern, the low 13 mantissa bits ignored.
 inline uint32_t Tf32Truncate(uint32_t fp32_bits) { return fp32_bits & 0xFFFFE000u; }
 
-}  // namespace xmx::interp
+}  // namespace xmx

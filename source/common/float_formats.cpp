@@ -1,10 +1,10 @@
-#include "interp/model/float_formats.hpp"
+#include "common/float_formats.hpp"
 
 #include <bit>
 #include <cmath>
 #include <limits>
 
-namespace xmx::interp {
+namespace xmx {
 namespace {
 
 struct FormatLimits {
@@ -123,9 +123,15 @@ uint32_t EncodeFloat(double value, const FloatFormat& f, RoundingMode mode) {
   return sign | (exponent_field << f.mantissa_bits) | mantissa;
 }
 
+bool BeyondExponentRange(double value, const FloatFormat& f) {
+  const int bias = (1 << (f.exponent_bits - 1)) - 1;
+  const int max_exponent = f.has_infinity ? bias : bias + 1;  // of the largest finite numbers
+  return std::fabs(value) >= std::ldexp(1.0, max_exponent + 1);
+}
+
 float DoubleToFloat(double value, RoundingMode mode) {
   if (mode == RoundingMode::kNearestEven) return static_cast<float>(value);
   return std::bit_cast<float>(EncodeFloat(value, kFloatFormat, mode));
 }
 
-}  // namespace xmx::interp
+}  // namespace xmx

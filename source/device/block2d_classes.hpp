@@ -1,0 +1,16 @@
+// The device layer's names of the 2D block instructions (xmx::device::Block2dOp, public) and the
+// grammar's opcode classes they stand for (grammar/SPV_INTEL_2d_block_io.json's "xmx_class").
+#pragma once
+
+#include <optional>
+
+#include "grammar/grammar.hpp"
+#include "xmx/device.hpp"
+
+namespace xmx::device {
+
+grammar::OpcodeClass OpcodeClassOf(Block2dOp op);
+// nullopt for a class that is not a 2D block instruction.
+std::optional<Block2dOp> Block2dOpOf(grammar::OpcodeClass op_class);
+
+}  // namespace xmx::device
