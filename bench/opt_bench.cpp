@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "binary/parser.hpp"
+#include "xmx/module.hpp"
 #include "xmx/optimizer.hpp"
 
 namespace {
@@ -26,10 +26,8 @@ std::vector<uint32_t> ReadCorpusModule(const char* name) {
       std::filesystem::path(XMX_SOURCE_DIR) / "test" / "corpus" / "spv" / name;
   std::ifstream in(path, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-  std::vector<uint32_t> words;
-  xmx::Diagnostic error;
-  if (!xmx::binary::BytesToWords(bytes, &words, &error)) return {};
-  return words;
+  xmx::Result<std::vector<uint32_t>> words = xmx::WordsFromBytes(bytes);
+  return words ? std::move(*words) : std::vector<uint32_t>{};
 }
 
 void BM_SpirvOptO(benchmark::State& state) {

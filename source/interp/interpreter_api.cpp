@@ -121,26 +121,33 @@ Result<Kernel> LoadKernel(std::span<const uint32_t> words, const KernelOptions& 
     parse_error.rule = kRuleModuleInvalid;
     return fail(std::move(parse_error));
   }
-  Diagnostic lookup_error;
-  lookup_error.rule = kRuleKernelNotFound;
-  std::optional<KernelSummary> summary = FindKernel(*module, options.kernel, &lookup_error.message);
-  if (!summary) return fail(std::move(lookup_error));
+  Result<KernelSummary> summary = FindKernel(*module, options.kernel);
+  if (!summary) {
+    Diagnostic error = summary.diagnostics().empty() ? Diagnostic{} : summary.diagnostics().back();
+    error.rule = kRuleKernelNotFound;
+    return fail(std::move(error));
+  }
 
   LoadOptions load;
   load.kernel = summary->name;
   load.subgroup_size = options.subgroup_size.value_or(DefaultSubgroupSize(options.device));
   load.ordered_matrix_fp = options.ordered_matrix_fp;
-  LoadError load_error;
-  std::optional<Program> program = LoadProgram(*module, load, &load_error);
+  Result<Program> program = LoadProgram(*module, load);
   if (!program) {
-    Diagnostic error;
-    error.rule = kRuleLoadFailed;
-    error.message = std::move(load_error.message);
-    error.instruction_index = load_error.instruction_index;
-    if (load_error.instruction_index) {
-      error.instruction_text = InstructionLine(words, *load_error.instruction_index);
+    // The loader's own errors (a built-in call it cannot upgrade keeps its builtin.* rule) come
+    // first; the last one says the load failed.
+    std::vector<Diagnostic> errors = program.TakeDiagnostics();
+    if (errors.empty()) errors.emplace_back().message = "the kernel cannot be loaded";
+    for (Diagnostic& error : errors) {
+      if (error.instruction_index && error.instruction_text.empty()) {
+        error.instruction_text = InstructionLine(words, *error.instruction_index);
+      }
     }
-    return fail(std::move(error));
+    Diagnostic last = std::move(errors.back());
+    errors.pop_back();
+    for (Diagnostic& error : errors) diagnostics.push_back(std::move(error));
+    if (last.rule.empty()) last.rule = kRuleLoadFailed;
+    return fail(std::move(last));
   }
   return Result<Kernel>(KernelAccess::Make(std::move(*program)), std::move(diagnostics));
 }

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "binary/parser.hpp"
 #include "tools/tool_io.hpp"
 #include "xmx/device.hpp"
+#include "xmx/module.hpp"
 #include "xmx/optimizer.hpp"
 
 namespace {
@@ -282,18 +282,17 @@ int Run(int argc, char** argv) {
   // A file that cannot be read is a usage error, as in the project's other tools.
   std::optional<std::vector<uint8_t>> bytes = xmx::tools::ReadInput(input.value_or("-"));
   if (!bytes) return kExitUsage;
-  std::vector<uint32_t> words;
-  xmx::Diagnostic error;
-  if (!xmx::binary::BytesToWords(*bytes, &words, &error)) {
-    PrintDiagnostics({error});
+  xmx::Result<std::vector<uint32_t>> words = xmx::WordsFromBytes(*bytes);
+  if (!words) {
+    PrintDiagnostics(words.diagnostics());
     return kExitInvalid;
   }
   if (print_all) options.print_all = &std::cerr;
   if (time_report) options.time_report = &std::cerr;
-  xmx::Result<xmx::opt::OptimizeReport> result = xmx::opt::Optimize(words, *steps, options);
+  xmx::Result<xmx::opt::OptimizeReport> result = xmx::opt::Optimize(*words, *steps, options);
   PrintDiagnostics(result.diagnostics());
   if (!result) return kExitInvalid;
-  const std::vector<uint8_t> out = xmx::binary::WordsToBytes(result->words);
+  const std::vector<uint8_t> out = xmx::BytesFromWords(result->words);
   if (!xmx::tools::WriteOutput(
           *output, std::string_view(reinterpret_cast<const char*>(out.data()), out.size()))) {
     return kExitInvalid;

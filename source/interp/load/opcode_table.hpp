@@ -17,7 +17,7 @@
 #include <optional>
 #include <span>
 
-#include "grammar/spirv_enums.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::interp {
 
