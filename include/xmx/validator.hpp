@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "xmx/diagnostic.hpp"
 #include "spirv-tools/libspirv.h"
+#include "xmx/diagnostic.hpp"
 
 namespace xmx::device {
 struct DeviceProfile;

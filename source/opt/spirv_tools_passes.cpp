@@ -22,13 +22,13 @@ Diagnostic Error(std::string message) {
 }
 
 // A declaration given a placeholder body for the optimizer's run.
-struct Stub {
+struct PlaceholderBody {
   uint32_t function_id;
   uint32_t control;  // the function control it had
 };
 
-struct StubRecord {
-  std::vector<Stub> stubs;
+struct PlaceholderRecord {
+  std::vector<PlaceholderBody> bodies;
   std::vector<bridge::SetAside> linkage;  // its Import decorations, taken out meanwhile
   uint32_t bound_before = 0;
   uint32_t bound_after = 0;
@@ -43,14 +43,14 @@ bool IsLinkageDecorationOf(const ir::Instruction& inst, const std::unordered_set
 // Every declaration gets `OpLabel; OpUnreachable` and DontInline (which the installed inliner
 // honours), and loses its Import linkage (a definition cannot be imported). The installed passes
 // do no interprocedural reasoning beyond inlining, so a call keeps its meaning.
-StubRecord AddStubs(ir::Module& module) {
-  StubRecord record;
+PlaceholderRecord AddPlaceholderBodies(ir::Module& module) {
+  PlaceholderRecord record;
   record.bound_before = module.header().bound;
   std::unordered_set<uint32_t> ids;
   for (ir::Function& function : module.functions()) {
     if (!function.IsDeclaration()) continue;
     const uint32_t control = function.def.word(0);
-    record.stubs.push_back({function.id(), control});
+    record.bodies.push_back({function.id(), control});
     ids.insert(function.id());
     function.def.SetWord(0, control | static_cast<uint32_t>(spv::FunctionControl::DontInline));
     ir::BasicBlock body;
@@ -98,12 +98,12 @@ uint32_t LargestId(const ir::Module& module) {
   return largest;
 }
 
-void RemoveStubs(ir::Module& module, const StubRecord& record) {
+void RemovePlaceholderBodies(ir::Module& module, const PlaceholderRecord& record) {
   // The optimizer sets the bound to the largest id + 1 when it changed the module; it must then
   // be that of the module without the placeholders' labels.
   const bool tight_bound = module.header().bound == LargestId(module) + 1;
   std::unordered_map<uint32_t, uint32_t> control;
-  for (const Stub& stub : record.stubs) control.emplace(stub.function_id, stub.control);
+  for (const PlaceholderBody& body : record.bodies) control.emplace(body.function_id, body.control);
   std::unordered_set<uint32_t> remaining;
   std::list<ir::Function> declarations;
   for (auto it = module.functions().begin(); it != module.functions().end();) {
@@ -120,7 +120,8 @@ void RemoveStubs(ir::Module& module, const StubRecord& record) {
   // Declarations come before every definition (SPIR-V 2.4), in the order they had.
   declarations.sort([&record](const ir::Function& a, const ir::Function& b) {
     auto index = [&record](uint32_t id) {
-      return std::ranges::find(record.stubs, id, &Stub::function_id) - record.stubs.begin();
+      return std::ranges::find(record.bodies, id, &PlaceholderBody::function_id) -
+             record.bodies.begin();
     };
     return index(a.id()) < index(b.id());
   });
@@ -226,7 +227,7 @@ PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> f
     }
   }
   ir::Module working = lifted ? std::move(lifted->module) : module;
-  const StubRecord stubs = AddStubs(working);
+  const PlaceholderRecord placeholders = AddPlaceholderBodies(working);
   const std::vector<uint32_t> before = working.ToWords();
 
   spvtools::Optimizer optimizer(options.target_env);
@@ -261,7 +262,7 @@ PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> f
         Error(what + " wrote a module that cannot be read back: " + error.message));
     return PassStatus::kFailed;
   }
-  RemoveStubs(*optimized, stubs);
+  RemovePlaceholderBodies(*optimized, placeholders);
   if (lifted) {
     if (!bridge::Lower(*optimized, lifted->record, &error)) {
       diagnostics.push_back(Error(what +

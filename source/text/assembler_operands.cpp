@@ -3,9 +3,9 @@
 #include <string>
 
 #include "binary/parser.hpp"
-#include "xmx/spirv_enums.hpp"
 #include "text/assembler_context.hpp"
 #include "text/literal_parse.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::text::detail {
 namespace {

@@ -9,9 +9,9 @@
 
 #include "binary/parser.hpp"
 #include "grammar/grammar.hpp"
-#include "xmx/spirv_enums.hpp"
 #include "text/friendly_names.hpp"
 #include "text/number_format.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::text {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <charconv>
 
-#include "xmx/spirv_enums.hpp"
 #include "text/number_format.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::text {
 namespace {

@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "common/rule_ids.hpp"
 #include "common/format.hpp"
+#include "common/rule_ids.hpp"
 #include "device/block2d_classes.hpp"
 #include "ir/block2d_operands.hpp"
 #include "val/block2d_operands.hpp"
@@ -130,7 +130,8 @@ class Block2dChecker {
         CheckStorageClass(Id(layout.base_pointer), global_role, spv::StorageClass::CrossWorkgroup);
     if (global && dims.element_size) {
       CheckPointee(Id(layout.base_pointer), global_role, global->pointee, *dims.element_size * 8,
-                   rules::kBlock2dPointee, "Element Size " + std::to_string(*dims.element_size), true);
+                   rules::kBlock2dPointee, "Element Size " + std::to_string(*dims.element_size),
+                   true);
     }
     if (!layout.private_pointer) return;  // Prefetch
     const std::string private_name(layout.private_pointer_name());

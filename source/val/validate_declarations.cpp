@@ -5,8 +5,8 @@
 #include <set>
 #include <string>
 
-#include "common/rule_ids.hpp"
 #include "common/format.hpp"
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 #include "val/rules.hpp"
 

@@ -7,8 +7,8 @@
 #include <tuple>
 #include <unordered_set>
 
-#include "common/rule_ids.hpp"
 #include "common/format.hpp"
+#include "common/rule_ids.hpp"
 #include "grammar/grammar.hpp"
 #include "ir/matrix_mad_operands.hpp"
 #include "val/matrix_mad_operands.hpp"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "xmx/spirv_enums.hpp"
 #include "text/literal_parse.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::text {
 namespace {

@@ -11,10 +11,10 @@
 #include "binary/parser.hpp"
 #include "bridge/bridge.hpp"
 #include "grammar/grammar.hpp"
-#include "xmx/spirv_enums.hpp"
 #include "ir/type_table.hpp"
 #include "text/assembler.hpp"
 #include "text/disassembler.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx {
 namespace {

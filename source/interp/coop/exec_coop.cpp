@@ -8,8 +8,8 @@
 // matrix variable and phis are the vector handlers of the other families, on the slice.
 #include <cstring>
 
-#include "common/rule_ids.hpp"
 #include "common/float_formats.hpp"
+#include "common/rule_ids.hpp"
 #include "interp/coop/coop_support.hpp"
 #include "interp/load/load_checks.hpp"
 #include "interp/load/loader.hpp"

@@ -18,8 +18,8 @@
 #include "interp/model/program.hpp"
 #include "ir/module_info.hpp"
 #include "ir/type_table.hpp"
-#include "xmx/diagnostic.hpp"
 #include "ir/value_types.hpp"
+#include "xmx/diagnostic.hpp"
 #include "xmx/module.hpp"
 #include "xmx/result.hpp"
 

@@ -1,14 +1,16 @@
-// The SPIR-V 2D block built-ins the emulation test kernels call (llc-22 lowers them to the instructions).
+// The SPIR-V 2D block built-ins the emulation test kernels call (llc-22 lowers them to the
+// instructions).
 #define OVL __attribute__((overloadable))
-void OVL __spirv_Subgroup2DBlockLoadINTEL(int, int, int, int, const __global void *, int, int,
-                                          int, int2, __private void *);
-void OVL __spirv_Subgroup2DBlockLoadTransformINTEL(int, int, int, int, const __global void *,
-                                                   int, int, int, int2, __private void *);
-void OVL __spirv_Subgroup2DBlockLoadTransposeINTEL(int, int, int, int, const __global void *,
-                                                   int, int, int, int2, __private void *);
+void OVL __spirv_Subgroup2DBlockLoadINTEL(int, int, int, int, const __global void *, int, int, int,
+                                          int2, __private void *);
+void OVL __spirv_Subgroup2DBlockLoadTransformINTEL(int, int, int, int, const __global void *, int,
+                                                   int, int, int2, __private void *);
+void OVL __spirv_Subgroup2DBlockLoadTransposeINTEL(int, int, int, int, const __global void *, int,
+                                                   int, int, int2, __private void *);
 void OVL __spirv_Subgroup2DBlockPrefetchINTEL(int, int, int, int, const __global void *, int, int,
                                               int, int2);
 #define SG16 __attribute__((intel_reqd_sub_group_size(16)))
 void OVL __spirv_Subgroup2DBlockStoreINTEL(int, int, int, int, __private const void *,
                                            __global void *, int, int, int, int2);
-float8 OVL __spirv_SubgroupMatrixMultiplyAccumulateINTEL(int k, short8 a, int8 b, float8 c, int ops);
+float8 OVL __spirv_SubgroupMatrixMultiplyAccumulateINTEL(int k, short8 a, int8 b, float8 c,
+                                                         int ops);
