@@ -18,6 +18,20 @@ if [[ -z $runner || -z $tidy ]]; then
   exit 2
 fi
 (($#)) || set -- "^$root/(source|test|fuzz|bench)/.*\\.(cpp|cc)\$"
+# A file compiled into several targets (the fuzzers' and the layers' copies) has one entry per
+# target in compile_commands.json, and run-clang-tidy would check it once per entry: keep the
+# first entry of each file, in a database of its own.
+db=$(mktemp -d)
+trap 'rm -rf "$db"' EXIT
+python3 - "$build/compile_commands.json" "$db/compile_commands.json" <<'PY'
+import json, sys
+seen, kept = set(), []
+for entry in json.load(open(sys.argv[1])):
+    if entry["file"] not in seen:
+        seen.add(entry["file"])
+        kept.append(entry)
+json.dump(kept, open(sys.argv[2], "w"))
+PY
 # run-clang-tidy prints each file's findings and exits non-zero when any clang-tidy run failed;
 # .clang-tidy makes every enabled check an error, so a finding fails the run.
-exec "$runner" -quiet -clang-tidy-binary "$tidy" -p "$build" -j "$(nproc)" "$@"
+"$runner" -quiet -clang-tidy-binary "$tidy" -p "$db" -j "$(nproc)" "$@"

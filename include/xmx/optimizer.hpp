@@ -52,7 +52,7 @@ std::vector<std::string> SizePassFlags();
 
 struct OptimizerOptions {
   // spirv-opt's default environment is spv1.5.
-  spv_target_env target_env = SPV_ENV_UNIVERSAL_1_5;
+  TargetEnv target_env = TargetEnv::Spv15();
   bool skip_validation = false;     // --skip-validation: the input is not validated
   bool validate_after_all = false;  // --validate-after-all: validate after every pass
   bool preserve_bindings = false;

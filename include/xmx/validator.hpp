@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "spirv-tools/libspirv.h"
 #include "xmx/diagnostic.hpp"
+#include "xmx/target_env.hpp"
 
 namespace xmx::device {
 struct DeviceProfile;
@@ -18,10 +18,24 @@ struct DeviceProfile;
 
 namespace xmx::val {
 
+// SPIRV-Tools' validator limits, one per spirv-val option of the same name (--max-struct-members,
+// ...).
+enum class ValidatorLimit {
+  kMaxStructMembers,
+  kMaxStructDepth,
+  kMaxLocalVariables,
+  kMaxGlobalVariables,
+  kMaxSwitchBranches,
+  kMaxFunctionArgs,
+  kMaxControlFlowNestingDepth,
+  kMaxAccessChainIndexes,
+  kMaxIdBound,
+};
+
 struct ValidatorOptions {
-  spv_target_env target_env = SPV_ENV_UNIVERSAL_1_6;  // spirv-val's default
+  TargetEnv target_env = TargetEnv::Spv16();  // spirv-val's default
   // The spirv-val options, passed through to SPIRV-Tools unchanged.
-  std::vector<std::pair<spv_validator_limit, uint32_t>> limits;
+  std::vector<std::pair<ValidatorLimit, uint32_t>> limits;
   bool relax_logical_pointer = false;
   bool relax_block_layout = false;
   bool uniform_buffer_standard_layout = false;

@@ -124,7 +124,7 @@ class Driver {
       : module_(std::move(module)), options_(options) {
     validator_ = options.validator;
     validator_.target_env = options.target_env;
-    run_options_.target_env = options.target_env;
+    run_options_.target_env = static_cast<spv_target_env>(options.target_env.spirv_tools_value());
     run_options_.preserve_bindings = options.preserve_bindings;
     run_options_.preserve_spec_constants = options.preserve_spec_constants;
     run_options_.max_id_bound = options.max_id_bound;

@@ -192,9 +192,9 @@ int Run(int argc, char** argv) {
       output = argv[++i];
     } else if (auto env = value("--target-env")) {
       if (missing) return Usage("--target-env needs a value");
-      if (!spvParseTargetEnv(env->c_str(), &options.target_env)) {
-        return Usage("unrecognized target environment '" + *env + "'");
-      }
+      std::optional<xmx::TargetEnv> parsed = xmx::TargetEnv::Parse(*env);
+      if (!parsed) return Usage("unrecognized target environment '" + *env + "'");
+      options.target_env = *parsed;
     } else if (auto bound = value("--max-id-bound")) {
       if (missing) return Usage("--max-id-bound needs a value");
       char* end = nullptr;
@@ -203,7 +203,7 @@ int Run(int argc, char** argv) {
         return Usage("--max-id-bound needs a positive 32-bit integer, got '" + *bound + "'");
       }
       options.max_id_bound = static_cast<uint32_t>(n);
-      options.validator.limits.emplace_back(spv_validator_limit_max_id_bound,
+      options.validator.limits.emplace_back(xmx::val::ValidatorLimit::kMaxIdBound,
                                             static_cast<uint32_t>(n));
     } else if (auto name = value("--device")) {
       if (missing) return Usage("--device needs a name");

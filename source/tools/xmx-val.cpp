@@ -96,18 +96,19 @@ int Run(int argc, char** argv) {
   app.add_flag("--version", version, "Display version information");
   app.add_option("--target-env", target_env, "Use validation rules of this environment");
 
-  const std::pair<const char*, spv_validator_limit> limits[] = {
-      {"--max-struct-members", spv_validator_limit_max_struct_members},
-      {"--max-struct-depth", spv_validator_limit_max_struct_depth},
-      {"--max-local-variables", spv_validator_limit_max_local_variables},
-      {"--max-global-variables", spv_validator_limit_max_global_variables},
-      {"--max-switch-branches", spv_validator_limit_max_switch_branches},
-      {"--max-function-args", spv_validator_limit_max_function_args},
-      {"--max-control-flow-nesting-depth", spv_validator_limit_max_control_flow_nesting_depth},
-      {"--max-access-chain-indexes", spv_validator_limit_max_access_chain_indexes},
-      {"--max-id-bound", spv_validator_limit_max_id_bound},
+  using xmx::val::ValidatorLimit;
+  const std::pair<const char*, ValidatorLimit> limits[] = {
+      {"--max-struct-members", ValidatorLimit::kMaxStructMembers},
+      {"--max-struct-depth", ValidatorLimit::kMaxStructDepth},
+      {"--max-local-variables", ValidatorLimit::kMaxLocalVariables},
+      {"--max-global-variables", ValidatorLimit::kMaxGlobalVariables},
+      {"--max-switch-branches", ValidatorLimit::kMaxSwitchBranches},
+      {"--max-function-args", ValidatorLimit::kMaxFunctionArgs},
+      {"--max-control-flow-nesting-depth", ValidatorLimit::kMaxControlFlowNestingDepth},
+      {"--max-access-chain-indexes", ValidatorLimit::kMaxAccessChainIndexes},
+      {"--max-id-bound", ValidatorLimit::kMaxIdBound},
   };
-  std::map<spv_validator_limit, uint32_t> limit_values;
+  std::map<ValidatorLimit, uint32_t> limit_values;
   for (const auto& [flag, limit] : limits) {
     app.add_option_function<uint32_t>(
         flag, [&limit_values, limit = limit](uint32_t v) { limit_values[limit] = v; },
@@ -133,9 +134,13 @@ int Run(int argc, char** argv) {
              " bytes. A device profile is at most 16 MiB and 64 levels of nesting.");
   if (auto exit = xmx::tools::ParseCommandLine(app, argc, argv, version, "xmx-val")) return *exit;
 
-  if (!target_env.empty() && !spvParseTargetEnv(target_env.c_str(), &options.target_env)) {
-    std::cerr << "error: unrecognized target environment '" << target_env << "'\n";
-    return kExitUsage;
+  if (!target_env.empty()) {
+    std::optional<xmx::TargetEnv> env = xmx::TargetEnv::Parse(target_env);
+    if (!env) {
+      std::cerr << "error: unrecognized target environment '" << target_env << "'\n";
+      return kExitUsage;
+    }
+    options.target_env = *env;
   }
   for (const auto& [limit, value] : limit_values) options.limits.emplace_back(limit, value);
   options.subgroup_size = subgroup_size;

@@ -16,9 +16,33 @@
 namespace xmx::val {
 namespace {
 
+spv_validator_limit ToSpirvToolsLimit(ValidatorLimit limit) {
+  switch (limit) {
+    case ValidatorLimit::kMaxStructMembers:
+      return spv_validator_limit_max_struct_members;
+    case ValidatorLimit::kMaxStructDepth:
+      return spv_validator_limit_max_struct_depth;
+    case ValidatorLimit::kMaxLocalVariables:
+      return spv_validator_limit_max_local_variables;
+    case ValidatorLimit::kMaxGlobalVariables:
+      return spv_validator_limit_max_global_variables;
+    case ValidatorLimit::kMaxSwitchBranches:
+      return spv_validator_limit_max_switch_branches;
+    case ValidatorLimit::kMaxFunctionArgs:
+      return spv_validator_limit_max_function_args;
+    case ValidatorLimit::kMaxControlFlowNestingDepth:
+      return spv_validator_limit_max_control_flow_nesting_depth;
+    case ValidatorLimit::kMaxAccessChainIndexes:
+      return spv_validator_limit_max_access_chain_indexes;
+    case ValidatorLimit::kMaxIdBound:
+      return spv_validator_limit_max_id_bound;
+  }
+  return spv_validator_limit_max_id_bound;  // unreachable: every enumerator is handled above
+}
+
 spvtools::ValidatorOptions ToSpirvToolsOptions(const ValidatorOptions& o) {
   spvtools::ValidatorOptions v;
-  for (const auto& [limit, value] : o.limits) v.SetUniversalLimit(limit, value);
+  for (const auto& [limit, value] : o.limits) v.SetUniversalLimit(ToSpirvToolsLimit(limit), value);
   v.SetRelaxLogicalPointer(o.relax_logical_pointer);
   v.SetRelaxBlockLayout(o.relax_block_layout);
   v.SetUniformBufferStandardLayout(o.uniform_buffer_standard_layout);
@@ -63,7 +87,7 @@ void RunCoreValidation(const ir::Module& handed_over, std::span<const uint32_t> 
     }
     if (!unsafe.empty()) return;
   }
-  spvtools::SpirvTools tools(options.target_env);
+  spvtools::SpirvTools tools(static_cast<spv_target_env>(options.target_env.spirv_tools_value()));
   tools.SetMessageConsumer([&](spv_message_level_t level, const char*,
                                const spv_position_t& position, const char* message) {
     Diagnostic d;

@@ -2,7 +2,8 @@
 #   STEP=install   `cmake --install BUILD_DIR --prefix PREFIX` into a fresh prefix
 #   STEP=consumer  configure, build and run test/package/consumer against PREFIX with
 #                  find_package(xmx), nothing of the source tree on its paths
-#   STEP=headers   compile every installed public header on its own, with only PREFIX/include
+#   STEP=headers   check that every installed public header includes only installed xmx headers
+#                  and the standard library, and compile each on its own with only PREFIX/include
 # Each step fails with the output of the command that failed.
 function(run_step what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -39,6 +40,24 @@ elseif(STEP STREQUAL "headers")
     message(FATAL_ERROR "no headers installed under ${PREFIX}/include/xmx")
   endif()
   foreach(header ${headers})
+    # A public header includes only other public headers and the C++ standard library: nothing
+    # from source/, the build tree or another package (SPIRV-Tools' headers included).
+    file(STRINGS ${PREFIX}/include/${header} includes REGEX "^[ \t]*#[ \t]*include")
+    foreach(line ${includes})
+      if(line MATCHES "\"([^\"]*)\"")
+        set(included ${CMAKE_MATCH_1})
+        if(NOT included MATCHES "^xmx/" OR NOT EXISTS ${PREFIX}/include/${included})
+          message(FATAL_ERROR "${header} includes \"${included}\", not an installed xmx header")
+        endif()
+      elseif(line MATCHES "<([^>]*)>")
+        set(included ${CMAKE_MATCH_1})
+        if(NOT included MATCHES "^[a-z_]+$")
+          message(FATAL_ERROR "${header} includes <${included}>, not a C++ standard header")
+        endif()
+      else()
+        message(FATAL_ERROR "${header}: unreadable include line '${line}'")
+      endif()
+    endforeach()
     string(MAKE_C_IDENTIFIER ${header} name)
     file(WRITE ${work}/${name}.cpp "#include \"${header}\"\n")
     run_step("${header} on its own" ${CXX} -std=c++20 -Wall -Wextra -Werror -fsyntax-only

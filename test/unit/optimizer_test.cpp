@@ -198,7 +198,7 @@ TEST(OptimizerValidation, AnInvalidInputIsRefusedUnlessValidationIsSkipped) {
   EXPECT_FALSE(result.ok());
   EXPECT_TRUE(Says(result.diagnostics(), Severity::kError, "1.6"));
   OptimizerOptions options;
-  options.target_env = SPV_ENV_UNIVERSAL_1_6;
+  options.target_env = xmx::TargetEnv::Spv16();
   EXPECT_TRUE(Optimize(words, Steps({"--ccp"}), options).ok());
 }
 

@@ -211,5 +211,58 @@ TEST(Validator, ModulesTheInstalledValidatorCrashesOnGetCorePrecondition) {
   EXPECT_GE(crashers, 9);
 }
 
+// The public TargetEnv parses with SPIRV-Tools' names: what spirv-val accepts, and nothing else.
+TEST(ValidatorOptions, TargetEnvParsesSpirvToolsNames) {
+  EXPECT_EQ(TargetEnv::Parse("spv1.6"), TargetEnv::Spv16());
+  EXPECT_EQ(TargetEnv::Parse("spv1.5"), TargetEnv::Spv15());
+  EXPECT_NE(TargetEnv::Spv16(), TargetEnv::Spv15());
+  ASSERT_TRUE(TargetEnv::Parse("opencl2.2").has_value());
+  ASSERT_TRUE(TargetEnv::Parse("vulkan1.3").has_value());
+  EXPECT_NE(TargetEnv::Parse("opencl2.2"), TargetEnv::Parse("vulkan1.3"));
+  EXPECT_FALSE(TargetEnv::Parse("").has_value());
+  EXPECT_FALSE(TargetEnv::Parse("spirv9").has_value());
+}
+
+// The environment reaches SPIRV-Tools: a SPIR-V 1.4 module is too new for spv1.0.
+TEST(ValidatorOptions, TargetEnvReachesCoreValidation) {
+  const std::vector<uint32_t> words = Assemble(MatrixKernel(kMmaCap, kMmaExt));
+  ValidatorOptions options;
+  EXPECT_TRUE(Validate(words, options).valid);
+  options.target_env = *TargetEnv::Parse("spv1.0");
+  const ValidationResult r = Validate(words, options);
+  EXPECT_FALSE(r.valid);
+  EXPECT_TRUE(HasRule(r, "core", Severity::kError)) << Dump(r);
+}
+
+// Each public limit is the SPIRV-Tools limit of the same name: a function of two parameters
+// passes by default and fails with --max-function-args 1.
+TEST(ValidatorOptions, LimitsReachCoreValidation) {
+  const std::vector<uint32_t> words = Assemble(R"(OpCapability Addresses
+OpCapability Kernel
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%fn = OpTypeFunction %void
+%fn2 = OpTypeFunction %void %uint %uint
+%k = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+%g = OpFunction %void None %fn2
+%x = OpFunctionParameter %uint
+%y = OpFunctionParameter %uint
+%gl = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  ValidatorOptions options;
+  EXPECT_TRUE(Validate(words, options).valid);
+  options.limits.emplace_back(ValidatorLimit::kMaxFunctionArgs, 1);
+  const ValidationResult r = Validate(words, options);
+  EXPECT_FALSE(r.valid);
+  EXPECT_TRUE(HasRule(r, "core", Severity::kError)) << Dump(r);
+}
+
 }  // namespace
 }  // namespace xmx::val
