@@ -10,9 +10,10 @@ set(xmx_bench_gemms
   "gemm_bf16_32x32_const|llc22.O2|bf16|32x32|native|none|32|512|512"
   "gemm_bf16_8x16_direct|llc22.O2,llc22.O0,spirv15.O0,spirv15.O2|bf16|8x16|native|mnk|32|48|64"
   "gemm_bf16_16x32_builtins|spirv15.O0,llc22.O0,llc22.O2|bf16|16x32|native|mnk|32|64|48"
-  "gemm_fp16_16x32_prefetch|llc22.O2|fp16|16x32|native|mnk|48|64|64"
+  "gemm_fp16_16x32_prefetch|llc22.O2,llc22.O0,spirv15.O0|fp16|16x32|native|mnk|48|64|64"
   "gemm_int8_32x32_ldargs_cast|llc22.O2,spirv15.O0|int8|32x32|native|mnk_ld|64|64|96"
-  "gemm_tf32_8x16_plain|llc22.O2,llc22.O0,spirv15.O0,spirv15.O2|tf32|8x16|native|mnk|32|48|64")
+  "gemm_tf32_8x16_plain|llc22.O2,llc22.O0,spirv15.O0,spirv15.O2|tf32|8x16|native|mnk|32|48|64"
+  "gemm_tf32_32x16_block2d|llc22.O2,spirv15.O0|tf32|32x16|native|mnk|64|32|48")
 foreach(entry ${xmx_bench_gemms})
   string(REPLACE "|" ";" fields "${entry}")
   list(GET fields 0 kernel)
