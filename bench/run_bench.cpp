@@ -285,6 +285,8 @@ void BM_NativeTile(benchmark::State& state) {
   for (auto _ : state) {
     for (int m = 0; m < M; ++m) {
       for (int k = 0; k < K; ++k) {
+        // int8 operands are numbers: sign-extended on purpose.
+        // NOLINTNEXTLINE(bugprone-signed-char-misuse,cert-str34-c)
         const Acc av = static_cast<Acc>(a[m * K + k]);
         for (int n = 0; n < N; ++n) c[m * N + n] += av * static_cast<Acc>(b[k * N + n]);
       }

@@ -225,6 +225,8 @@ void NativeRows(const std::vector<In>& a, const std::vector<In>& b, std::vector<
     for (int k0 = 0; k0 < n; k0 += k_block) {
       std::fill(partial.begin(), partial.end(), Sum(0));
       for (int k = k0; k < std::min(n, k0 + k_block); ++k) {
+        // int8 operands are numbers: sign-extended on purpose.
+        // NOLINTNEXTLINE(bugprone-signed-char-misuse,cert-str34-c)
         const Sum av = static_cast<Sum>(a[static_cast<size_t>(i) * n + k]);
         const In* b_row = &b[static_cast<size_t>(k) * n];
         for (int j = 0; j < n; ++j) partial[j] += av * static_cast<Sum>(b_row[j]);
