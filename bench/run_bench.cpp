@@ -7,20 +7,18 @@
 //      to PoCL running a plain tiled OpenCL C SGEMM of the same size, and the 32x32 tile written
 //      with cooperative matrices (bench/kernels/coop_gemm_bf16.ll);
 //  (c) matrix instructions per second for int8 M8xN16xK32 and bf16 M8xN16xK16 through the
-//      interpreter (bench/kernels/mma_loop.cl), next to a native loop doing the same arithmetic.
+//      interpreter (bench/kernels/mma_loop.cl), next to a native loop doing the same arithmetic;
+//  (d) the GEMM benchmark set of issue 13 (run_bench_gemm.cpp), next to PoCL running plain
+//      OpenCL C GEMMs (float and int8, here) of the same sizes.
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <cstring>
-#include <fstream>
 #include <map>
-#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "xmx/interpreter.hpp"
-#include "xmx/module.hpp"
+#include "run_bench_util.hpp"
 
 #if XMX_BENCH_HAS_OPENCL
 #define CL_TARGET_OPENCL_VERSION 300
@@ -29,57 +27,11 @@
 
 namespace {
 
-using xmx::interp::RunArgument;
-
-std::vector<uint32_t> ReadWords(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  xmx::Result<std::vector<uint32_t>> words = xmx::WordsFromBytes(bytes);
-  return words ? std::move(*words) : std::vector<uint32_t>();
-}
-
-// A kernel loaded (validated, then compiled) once per (file, kernel, subgroup size).
-struct LoadedKernel {
-  std::optional<xmx::interp::Kernel> program;
-};
-
-LoadedKernel Load(const std::string& file, const std::string& kernel, uint32_t subgroup_size) {
-  LoadedKernel k;
-  const std::vector<uint32_t> words = ReadWords(std::string(XMX_SOURCE_DIR) + "/" + file);
-  xmx::interp::KernelOptions options;
-  options.kernel = kernel;
-  options.subgroup_size = subgroup_size;
-  xmx::Result<xmx::interp::Kernel> loaded = xmx::interp::LoadKernel(words, options);
-  if (loaded) k.program = std::move(*loaded);
-  return k;
-}
-
-RunArgument Buffer(std::vector<uint8_t> bytes) {
-  RunArgument a;
-  a.kind = RunArgument::Kind::kBuffer;
-  a.bytes = std::move(bytes);
-  return a;
-}
-RunArgument Int32(int32_t v) {
-  RunArgument a;
-  a.bytes.resize(4);
-  std::memcpy(a.bytes.data(), &v, 4);
-  return a;
-}
-
-xmx::interp::RunOutcome Launch(const xmx::interp::Kernel& kernel, uint64_t gx, uint64_t gy,
-                               uint64_t lx, std::vector<RunArgument> args, uint32_t threads) {
-  xmx::interp::RunRequest request;
-  request.kernel = kernel;
-  request.geometry.dims = gy > 1 ? 2 : 1;
-  request.geometry.global[0] = gx;
-  request.geometry.global[1] = gy;
-  request.geometry.local[0] = lx;
-  request.arguments = std::move(args);
-  request.threads = threads;
-  return xmx::interp::Execute(request);
-}
+using xmx::bench::Buffer;
+using xmx::bench::Int32;
+using xmx::bench::Launch;
+using xmx::bench::Load;
+using xmx::bench::LoadedKernel;
 
 // (a) ALU-bound kernel, single thread.
 void BM_LaneInstructions(benchmark::State& state) {
@@ -169,27 +121,34 @@ void BM_CoopGemmBf16Tile32(benchmark::State& state) {
 BENCHMARK(BM_CoopGemmBf16Tile32)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 #if XMX_BENCH_HAS_OPENCL
-// A plain tiled SGEMM in OpenCL C (16x16 tiles in local memory), as an application would write
-// it, run by PoCL on this CPU.
-const char* kSgemmSource = R"CLC(
+// Plain tiled GEMMs in OpenCL C (16x16 tiles in local memory), as an application would write
+// them, run by PoCL on this CPU (on every core: PoCL's own thread pool): float, and int8 with an
+// int accumulator for the int8 kernels.
+const char* kPoclGemmSource = R"CLC(
 #define TILE 16
-__kernel void sgemm(__global const float* A, __global const float* B, __global float* C, int N) {
-  __local float As[TILE][TILE], Bs[TILE][TILE];
-  int row = get_global_id(1), col = get_global_id(0);
-  int ly = get_local_id(1), lx = get_local_id(0);
-  float acc = 0.0f;
-  for (int t = 0; t < N; t += TILE) {
-    As[ly][lx] = A[row * N + t + lx];
-    Bs[ly][lx] = B[(t + ly) * N + col];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < TILE; ++k) acc += As[ly][k] * Bs[k][lx];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  C[row * N + col] = acc;
+#define GEMM(name, IN, ACC)                                                                  \
+__kernel void name(__global const IN* A, __global const IN* B, __global ACC* C, int N) {      \
+  __local IN As[TILE][TILE], Bs[TILE][TILE];                                                 \
+  int row = get_global_id(1), col = get_global_id(0);                                        \
+  int ly = get_local_id(1), lx = get_local_id(0);                                            \
+  ACC acc = 0;                                                                               \
+  for (int t = 0; t < N; t += TILE) {                                                        \
+    As[ly][lx] = A[row * N + t + lx];                                                        \
+    Bs[ly][lx] = B[(t + ly) * N + col];                                                      \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+    for (int k = 0; k < TILE; ++k) acc += (ACC)As[ly][k] * (ACC)Bs[k][lx];                   \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+  }                                                                                          \
+  C[row * N + col] = acc;                                                                    \
 }
+GEMM(sgemm, float, float)
+GEMM(igemm8, char, int)
 )CLC";
 
-void BM_PoclSgemm(benchmark::State& state) {
+// `kernel` of kPoclGemmSource at state.range(0)^3 (default 512), inputs of `in_bytes` bytes each
+// holding small integers (2 as float, or 2 as char).
+void PoclGemm(benchmark::State& state, const char* kernel_name, size_t in_bytes,
+              const char* counter) {
   cl_platform_id platform;
   cl_device_id device;
   cl_uint count = 0;
@@ -201,20 +160,27 @@ void BM_PoclSgemm(benchmark::State& state) {
   cl_int err;
   cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
   cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
-  cl_program program = clCreateProgramWithSource(context, 1, &kSgemmSource, nullptr, &err);
+  cl_program program = clCreateProgramWithSource(context, 1, &kPoclGemmSource, nullptr, &err);
   if (clBuildProgram(program, 1, &device, "-cl-std=CL1.2", nullptr, nullptr) != CL_SUCCESS) {
-    state.SkipWithError("PoCL could not build the SGEMM");
+    state.SkipWithError("PoCL could not build the GEMMs");
     return;
   }
-  cl_kernel kernel = clCreateKernel(program, "sgemm", &err);
-  const int n = kGemmSize;
-  std::vector<float> host(n * n, 1.0f);
-  const size_t bytes = sizeof(float) * n * n;
+  cl_kernel kernel = clCreateKernel(program, kernel_name, &err);
+  const int n = state.range(0) > 0 ? static_cast<int>(state.range(0)) : kGemmSize;
+  std::vector<uint8_t> host(in_bytes * n * n);
+  if (in_bytes == 4) {
+    const float two = 2.0f;
+    for (size_t i = 0; i < host.size(); i += 4) std::memcpy(&host[i], &two, 4);
+  } else {
+    std::fill(host.begin(), host.end(), uint8_t{2});
+  }
+  const size_t bytes = in_bytes * n * n;
   cl_mem a =
       clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host.data(), &err);
   cl_mem b =
       clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host.data(), &err);
-  cl_mem c = clCreateBuffer(context, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
+  cl_mem c =
+      clCreateBuffer(context, CL_MEM_WRITE_ONLY, 4 * static_cast<size_t>(n) * n, nullptr, &err);
   clSetKernelArg(kernel, 0, sizeof(cl_mem), &a);
   clSetKernelArg(kernel, 1, sizeof(cl_mem), &b);
   clSetKernelArg(kernel, 2, sizeof(cl_mem), &c);
@@ -223,13 +189,13 @@ void BM_PoclSgemm(benchmark::State& state) {
   // One launch outside the timing: PoCL compiles the kernel for the work-group size lazily.
   clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, local, 0, nullptr, nullptr);
   clFinish(queue);
-  double flops = 0;
+  double operations = 0;
   for (auto _ : state) {
     clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, local, 0, nullptr, nullptr);
     clFinish(queue);
-    flops += 2.0 * n * n * n;
+    operations += 2.0 * n * n * n;
   }
-  state.counters["GFLOP_per_s"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsRate);
+  state.counters[counter] = benchmark::Counter(operations / 1e9, benchmark::Counter::kIsRate);
   clReleaseMemObject(a);
   clReleaseMemObject(b);
   clReleaseMemObject(c);
@@ -238,7 +204,25 @@ void BM_PoclSgemm(benchmark::State& state) {
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
 }
-BENCHMARK(BM_PoclSgemm)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_PoclSgemm(benchmark::State& state) { PoclGemm(state, "sgemm", 4, "GFLOP_per_s"); }
+BENCHMARK(BM_PoclSgemm)
+    ->Arg(512)
+    ->Arg(128)
+    ->Arg(256)
+    ->Arg(1024)
+    ->ArgName("size")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+void BM_PoclIgemm8(benchmark::State& state) { PoclGemm(state, "igemm8", 1, "GOP_per_s"); }
+BENCHMARK(BM_PoclIgemm8)
+    ->Arg(512)
+    ->Arg(128)
+    ->Arg(256)
+    ->Arg(1024)
+    ->ArgName("size")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 #endif
 
 // (c) matrix instructions per second through the interpreter, single thread.
@@ -301,6 +285,8 @@ void BM_NativeTile(benchmark::State& state) {
   for (auto _ : state) {
     for (int m = 0; m < M; ++m) {
       for (int k = 0; k < K; ++k) {
+        // int8 operands are numbers: sign-extended on purpose.
+        // NOLINTNEXTLINE(bugprone-signed-char-misuse,cert-str34-c)
         const Acc av = static_cast<Acc>(a[m * K + k]);
         for (int n = 0; n < N; ++n) c[m * N + n] += av * static_cast<Acc>(b[k * N + n]);
       }
