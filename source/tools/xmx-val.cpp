@@ -40,8 +40,8 @@ FileResult ValidateFile(const std::string& path, const xmx::val::ValidatorOption
   xmx::Result<std::vector<uint32_t>> words = xmx::WordsFromBytes(*bytes);
   if (!words) {
     out.result.valid = false;
+    // The error carries its rule id (binary.structure) from the library.
     for (xmx::Diagnostic& error : words.diagnostics()) {
-      error.rule = "binary.structure";
       out.result.diagnostics.push_back(std::move(error));
     }
     return out;

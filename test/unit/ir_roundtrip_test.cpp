@@ -151,5 +151,21 @@ TEST(IrRoundTrip, InstructionsKnowTheirSourcePlace) {
   EXPECT_EQ(expected_offset, words.size());
 }
 
+// The public entry points name a broken binary as the validator does, so every tool reports the
+// same rule id for it.
+TEST(IrPublicApi, BrokenBinariesCarryTheStructureRule) {
+  const std::vector<uint8_t> three_bytes = {0x03, 0x02, 0x23};
+  const Result<std::vector<uint32_t>> words = WordsFromBytes(three_bytes);
+  ASSERT_FALSE(words);
+  ASSERT_FALSE(words.diagnostics().empty());
+  EXPECT_EQ(words.diagnostics().front().rule, "binary.structure");
+
+  const std::vector<uint32_t> header_only = {0x07230203, 0x00010400, 0, 10};  // 4 of 5 words
+  const Result<Module> module = Module::Parse(header_only);
+  ASSERT_FALSE(module);
+  ASSERT_FALSE(module.diagnostics().empty());
+  EXPECT_EQ(module.diagnostics().front().rule, "binary.structure");
+}
+
 }  // namespace
 }  // namespace xmx::ir
