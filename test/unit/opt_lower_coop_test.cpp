@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "binary/parser.hpp"
-#include "interp/coop/coop_layout.hpp"
+#include "device/coop_layout.hpp"
 #include "opt/lower_cooperative_matrix.hpp"
 #include "xmx/device.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "interp/coop/coop_layout.hpp"
+#include "device/coop_layout.hpp"
 #include "ir/type_table.hpp"
 
 namespace xmx::interp {

@@ -13,7 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "interp/coop/coop_layout.hpp"
+#include "device/coop_layout.hpp"
 #include "interp/load/uniformity.hpp"
 #include "interp/model/program.hpp"
 #include "ir/module_info.hpp"

@@ -1,4 +1,4 @@
-#include "interp/coop/coop_layout.hpp"
+#include "device/coop_layout.hpp"
 
 #include <algorithm>
 

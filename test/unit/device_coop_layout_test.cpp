@@ -1,4 +1,4 @@
-// The cooperative-matrix element mapping (source/interp/coop/coop_layout.hpp) against the facts
+// The cooperative-matrix element mapping (source/device/coop_layout.hpp) against the facts
 // COOPERATIVE-MATRIX.md A4 states one by one: Length per shape, the get-coord examples of the
 // table, the large accumulator slices, and the shapes that have no mapping.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "interp/coop/coop_layout.hpp"
+#include "device/coop_layout.hpp"
 
 namespace xmx::interp {
 namespace {
