@@ -171,7 +171,7 @@ class Pass {
                                                       l_.subgroup_size, &why);
       if (!mapping) return l_.Fail(why);
       m.mapping = *mapping;
-      m.rep = lower_coop::MakeLaneRep(l_.b, m.component_type, mapping->length);
+      m.rep = lower_coop::MakeLaneRep(l_.b, m.component_type, mapping->length());
       l_.matrices.emplace(m.id, m);
       l_.renames[m.id] = m.rep.type_id;
     }
@@ -229,7 +229,7 @@ class Pass {
       case spv::Op::OpCooperativeMatrixLengthKHR: {
         const MatrixType* m = l_.MatrixOfType(inst.word(0));
         if (!m) return l_.Fail("OpCooperativeMatrixLengthKHR of a value, not of a matrix type");
-        *result = l_.b.UIntConstant(32, m->mapping.length);
+        *result = l_.b.UIntConstant(32, m->mapping.length());
         return true;
       }
       case spv::Op::OpCooperativeMatrixPrefetchINTEL:

@@ -107,7 +107,7 @@ bool MatchSlice(Plan& plan, const MatrixType& m, uint32_t height_units, uint32_t
       }
     }
   }
-  for (uint32_t e = 0; e < m.mapping.length; ++e) {
+  for (uint32_t e = 0; e < m.mapping.length(); ++e) {
     auto it = lane0.find(m.mapping.ElementCoord(e, 0));
     if (it == lane0.end()) return false;
     const auto [i, p] = it->second;

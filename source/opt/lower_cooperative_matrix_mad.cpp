@@ -98,8 +98,8 @@ class MulAdd {
     std::vector<ElementSource> a_elements = Elements(b_, a_->rep, inst_.word(0));
     std::vector<ElementSource> b_elements = Elements(b_, bm_->rep, inst_.word(1));
     std::vector<ElementSource> c_elements = Elements(b_, c_->rep, inst_.word(2));
-    std::vector<ElementSource> d_elements(d_->mapping.length);
-    std::vector<bool> assigned(d_->mapping.length, false);
+    std::vector<ElementSource> d_elements(d_->mapping.length());
+    std::vector<bool> assigned(d_->mapping.length(), false);
     for (uint32_t row0 = 0; row0 < m_; row0 += 8) {
       const uint32_t rows = std::min(8u, m_ - row0);
       uint32_t native_m = rows <= 1 ? 1 : rows <= 2 ? 2 : rows <= 4 ? 4 : 8;
@@ -281,7 +281,7 @@ class MulAdd {
     for (int big : *b_index) b_srcs.push_back(b_elements[big]);
     const bool tf32 = a_kind_ == Numeric::kTF32;
     const uint32_t a_scalar = tf32 ? b_.FloatType(32) : b_.IntType(sg == 8 ? 32 : 16);
-    const uint32_t a_count = a_map->length * a_->bits / b_.TypeBits(a_scalar);
+    const uint32_t a_count = a_map->length() * a_->bits / b_.TypeBits(a_scalar);
     const uint32_t b_scalar = tf32 ? b_.FloatType(32) : b_.IntType(32);
     const uint32_t a_value = GatherAs(b_, a_->component_type, a_srcs, a_scalar, a_count);
     const uint32_t b_value = GatherAs(b_, bm_->component_type, b_srcs, b_scalar, 8);

@@ -121,7 +121,7 @@ add_test(NAME opt.lower_coop.refuse.tf32_on_dg2
 add_test(NAME opt.lower_coop.refuse.default_subgroup_size
          COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
                  ${CMAKE_SOURCE_DIR}/test/coop/run_spv/sg8_mad_tf32_8x8x8.llc22.O2.spv
-                 ${xmx_lower_work}/refuse "no element mapping for a 8x8 32-bit matrix at subgroup size 16"
+                 ${xmx_lower_work}/refuse "no element mapping for a 8x8 32-bit Use"
                  --lower-cooperative-matrix=dg2)
 # int4 components have no element mapping (DECISIONS 15 covers 8, 16 and 32 bits).
 add_test(NAME opt.lower_coop.refuse.int4

@@ -25,6 +25,11 @@
 
 namespace xmx::interp {
 
+// The element mapping is the device layer's (device/coop_layout.hpp).
+using device::CoopCoord;
+using device::CoopLayout;
+using device::CoopUse;
+
 struct LoadOptions {
   std::string kernel;              // empty: the module's only kernel
   uint32_t subgroup_size = 16;     // used when the kernel declares none
