@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,13 @@ bool EmulateBlock2d(EmulationContext& context, ir::Function& function, ir::Basic
 bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::BasicBlock& block,
                       ir::InstructionList::iterator inst, uint32_t subgroup_size,
                       std::string* why_not);
+
+// Replaces each OpSubgroupMatrixMultiplyAccumulateINTEL of the module whose result id is in
+// `results` by its emulation at `subgroup_size`, whatever the device has (for another pass that
+// needs an instruction no device table lists: --lower-cooperative-matrix's exact rounding from an
+// fp32 accumulator to a 16-bit Result). False with the reason when one cannot be emulated.
+bool EmulateMatrixMadsOf(ir::Module& module, const std::set<uint32_t>& results,
+                         uint32_t subgroup_size, std::string* why_not);
 
 // The 8- and 16-bit subgroup typings (emulate_xmx_subgroups.cpp): the query a device's
 // subgroup table answers for `inst`, when it is such an instruction at such a width.

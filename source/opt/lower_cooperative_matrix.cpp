@@ -7,6 +7,7 @@
 #include "grammar/grammar.hpp"
 #include "ir/id_operands.hpp"
 #include "ir/module_info.hpp"
+#include "opt/emulate_xmx.hpp"
 #include "opt/lower_cooperative_matrix_lowering.hpp"
 
 namespace xmx::opt {
@@ -523,6 +524,12 @@ PassStatus LowerCooperativeMatrix(ir::Module& module, PassContext& context) {
   ApplyRenames(work, l.renames);
   MergeDuplicateTypes(work);
   OrderGlobals(work);
+  if (!l.exact_mads.empty() &&
+      !emulate_detail::EmulateMatrixMadsOf(work, l.exact_mads, *subgroup_size, &why)) {
+    context.diagnostics.push_back(Error(
+        "cannot emulate the exact rounding of an fp32 accumulator to a 16-bit result: " + why));
+    return PassStatus::kFailed;
+  }
   UpdateRequirements(work, l.b.emitted());
   if (!unpinned.empty()) {
     PinSubgroupSize(work, unpinned, *subgroup_size);

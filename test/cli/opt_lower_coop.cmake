@@ -13,6 +13,8 @@
 #   opt.lower_coop.block2d.<case>        each 2D block form (plain, transform, transpose, packed,
 #                                        several blocks, stores, the narrow-row case of A.5 step 3)
 #                                        on a surface wide enough for it: same dumps as the input
+#   opt.lower_coop.rounding.<row>.<dev>  the rows with an fp32 C and a 16-bit D on inputs that
+#                                        tell one rounding from two: the input's bytes, rounded once
 #   opt.lower_coop.refuse.<what>         failures: exit 1 with the reason, nothing written
 set(xmx_lower_dir ${CMAKE_SOURCE_DIR}/test/coop/accept_spv)
 set(xmx_lower_check ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/opt/lower_coop/check_lower_coop.py)
@@ -35,6 +37,21 @@ foreach(module ${xmx_lower_modules})
              COMMAND ${xmx_lower_check} accept $<TARGET_FILE:xmx-opt> $<TARGET_FILE:xmx-val>
                      $<TARGET_FILE:xmx-run> ${module} ${xmx_lower_dir}/manifest.json ${device}
                      ${xmx_lower_work}/${stem}.${device} ${block2d})
+  endforeach()
+endforeach()
+
+# One rounding (issue 12): every table row with an fp32 C and a 16-bit float D, on inputs where
+# rounding the fp32 sum again differs from rounding the exact sum once.
+foreach(module ${xmx_lower_modules})
+  get_filename_component(stem ${module} NAME_WLE)
+  if(NOT stem MATCHES "^row_sg16_[a-z0-9]+_[a-z0-9]+_f32_(f16|bf16k?)_")
+    continue()
+  endif()
+  foreach(device pvc bmg)
+    add_test(NAME opt.lower_coop.rounding.${stem}.${device}
+             COMMAND ${xmx_lower_check} rounding $<TARGET_FILE:xmx-opt> $<TARGET_FILE:xmx-val>
+                     $<TARGET_FILE:xmx-run> ${module} ${xmx_lower_dir}/manifest.json ${device}
+                     ${xmx_lower_work}/rounding.${stem}.${device})
   endforeach()
 endforeach()
 
