@@ -3,8 +3,9 @@
 // Pointer & ~63, X = the elements before Pointer in that line, Y = 0), its width and pitch are one
 // matrix row in memory (Stride components), its height the matrix's rows. Row-major A and
 // accumulators are plain loads, row-major B of 8/16-bit components transforming loads (VNNI),
-// PackedINTEL B plain 32-bit loads of the packed rows, column-major matrices transposing loads
-// (32-bit components: the device tables have no narrower transpose), stores plain stores; shapes
+// PackedINTEL B plain 32-bit loads and stores of the packed rows, column-major matrices
+// transposing loads (of 32-bit units: the device tables have no narrower transpose, so 8- and
+// 16-bit components travel in pairs or fours of rows), row-major stores plain stores; shapes
 // larger than a block of the device's table take several blocks.
 //
 // Which payload element lands in which slice element is not assumed: it is computed from the 2D
@@ -70,7 +71,9 @@ std::optional<Coord> PayloadCoord(const Plan& plan, const Block& blk, uint32_t s
   if (col >= row_limit || b >= plan.count) return std::nullopt;
   // Column-major memory: a memory row is a matrix column; transposed row `row` is memory
   // column blk.x + row (a matrix row), its unit `col` memory row blk.y + col (a matrix column).
-  if (transpose) return Coord{blk.x + b * plan.width + row, blk.y + col};
+  // Narrower components ride in 32-bit units (vf of them, the first in the low bits), which are
+  // consecutive matrix rows of one column.
+  if (transpose) return Coord{plan.vf * (blk.x + b * plan.width + row) + s, blk.y + col};
   const uint32_t column = blk.x + b * plan.width + col;
   if (transform) return Coord{blk.y + plan.vf * row + s, column};
   if (plan.vf > 1) return Coord{plan.vf * (blk.y + row) + s, column};  // packed rows
@@ -122,7 +125,7 @@ bool MatchSlice(Plan& plan, const MatrixType& m, uint32_t height_units, uint32_t
 
 // Picks the block shape from the device's table and checks that the blocks give each invocation
 // exactly its slice.
-std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
+std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a, bool checked) {
   const device::DeviceProfile& d = l.device;
   const uint32_t sg = l.subgroup_size;
   if (d.block2d.kind != device::TableKind::kTable) return std::nullopt;
@@ -137,9 +140,13 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
   const uint32_t t_bytes = m.bits / 8;
   Plan plan;
   uint32_t width_units = m.columns, height_units = m.rows;
-  if (a.store && a.layout != kRowMajor) return std::nullopt;  // per element
+  // Column-major stores would need each invocation to send its column's elements to the
+  // invocations of the rows: per element.
+  if (a.store && a.layout != kRowMajor && a.layout != kPacked) return std::nullopt;
   if (a.layout == kPacked) {
-    plan.op = device::Block2dOp::kLoad;
+    // The packed rows are 32-bit words of vf consecutive rows of one column, which is how B's
+    // invocations hold them: plain 32-bit blocks both ways.
+    plan.op = a.store ? device::Block2dOp::kStore : device::Block2dOp::kLoad;
     plan.element_size = 4;
     plan.vf = 4 / t_bytes;
     height_units = m.rows / plan.vf;
@@ -157,11 +164,17 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
       plan.op = device::Block2dOp::kLoad;
     }
   } else {
-    // Column-major: the memory rows are the matrix's columns, read transposed.
+    // Column-major: the memory rows are the matrix's columns, read transposed. The device tables
+    // transpose 32-bit elements only; 8- and 16-bit components are read as 32-bit units of 4 or 2
+    // consecutive rows of one column (IGC's _transpose_u32), which give B, accumulators and
+    // A at 16 rows or more each invocation its column. The checked forms address their surface
+    // in components, so they keep the per-element form for narrow components.
     plan.op = device::Block2dOp::kLoadTranspose;
-    plan.element_size = t_bytes;
+    plan.element_size = 4;
+    plan.vf = 4 / t_bytes;
+    if (m.rows % plan.vf != 0 || (checked && plan.vf != 1)) return std::nullopt;
     plan.row_bytes = m.rows * t_bytes;
-    width_units = m.rows;
+    width_units = m.rows / plan.vf;
     height_units = m.columns;
   }
   plan.memory_rows = height_units;
@@ -169,8 +182,11 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
   // smallest height covering the rows (extra rows are outside the surface: zero when loaded,
   // dropped when stored), else the largest dividing them. The first whose payloads give every
   // invocation its slice is taken.
+  // Heights after the preferred one: the other dividing ones, largest first (a transposed block
+  // of 32 rows gives each invocation two columns, of 16 one).
   struct Shape {
     uint32_t width, count, height;
+    bool preferred;
   };
   std::vector<Shape> shapes;
   for (const device::Block2dRow& row : d.block2d.rows) {
@@ -188,14 +204,21 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
         }
       }
       if (h == 0) continue;
+      std::vector<uint32_t> heights = {h};
+      for (uint32_t cand : row.height) {
+        if (cand != h && height_units % cand == 0) heights.push_back(cand);
+      }
+      std::sort(heights.begin() + 1, heights.end(), std::greater<>());
       for (uint32_t c : row.count) {
-        if (width_units % (w * c) == 0) shapes.push_back({w, c, h});
+        if (width_units % (w * c) != 0) continue;
+        for (uint32_t height : heights) shapes.push_back({w, c, height, height == h});
       }
     }
   }
   std::stable_sort(shapes.begin(), shapes.end(), [](const Shape& x, const Shape& y) {
     if (x.width * x.count != y.width * y.count) return x.width * x.count > y.width * y.count;
-    return x.width > y.width;
+    if (x.width != y.width) return x.width > y.width;
+    return x.preferred && !y.preferred;
   });
   for (const Shape& shape : shapes) {
     plan.width = shape.width;
@@ -384,7 +407,7 @@ class Block2dAccess {
 }  // namespace
 
 uint32_t Block2dOrPerLaneLoad(Lowering& l, const MemoryAccess& a) {
-  const std::optional<Plan> plan = MakePlan(l, a);
+  const std::optional<Plan> plan = MakePlan(l, a, /*checked=*/false);
   if (!plan) return PerLaneLoad(l, a);
   Block2dAccess access(l, a, *plan);
   const uint32_t ok = access.Check();
@@ -396,7 +419,7 @@ uint32_t Block2dOrPerLaneLoad(Lowering& l, const MemoryAccess& a) {
 uint32_t Block2dOrPerElementChecked(Lowering& l, const MemoryAccess& a, const CheckedBounds& bounds,
                                     const std::function<uint32_t()>& per_element) {
   std::optional<Plan> plan;
-  if (a.layout != kPacked) plan = MakePlan(l, a);
+  if (a.layout != kPacked) plan = MakePlan(l, a, /*checked=*/true);
   if (!plan) return per_element();
   Block2dAccess access(l, a, *plan, &bounds);
   const uint32_t ok = access.CheckChecked();
@@ -411,7 +434,7 @@ uint32_t Block2dOrPerElementChecked(Lowering& l, const MemoryAccess& a, const Ch
 }
 
 bool Block2dOrPerLaneStore(Lowering& l, const MemoryAccess& a) {
-  const std::optional<Plan> plan = MakePlan(l, a);
+  const std::optional<Plan> plan = MakePlan(l, a, /*checked=*/false);
   if (!plan) {
     PerLaneStore(l, a);
     return true;

@@ -104,6 +104,36 @@ foreach(pair a_bf16_32x16_row:OpSubgroup2DBlockLoadINTEL
                    --arg i64:64 --dump 1=out.bin --dump 2=back.bin)
 endforeach()
 
+# Column-major 8- and 16-bit loads through transposed 32-bit blocks, PackedINTEL stores through
+# plain 32-bit blocks (test/opt/lower_coop/block2d/, written by gen_block2d.py), on pvc and bmg.
+foreach(pair block2d/b_bf16_16x16_col:OpSubgroup2DBlockLoadTransposeINTEL
+             block2d/b_i16_16x64_col:OpSubgroup2DBlockLoadTransposeINTEL
+             block2d/c_half_16x16_col:OpSubgroup2DBlockLoadTransposeINTEL
+             block2d/c_half_32x64_col:OpSubgroup2DBlockLoadTransposeINTEL
+             block2d/a_bf16_32x16_col:OpSubgroup2DBlockLoadTransposeINTEL
+             run_spv/dump_b_i8_32x16_col:OpSubgroup2DBlockLoadTransposeINTEL
+             run_spv/dump_b_bf16_16x16_packed:OpSubgroup2DBlockStoreINTEL
+             run_spv/dump_b_i8_32x16_packed:OpSubgroup2DBlockStoreINTEL)
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 path)
+  list(GET pair 1 opcode)
+  get_filename_component(case ${path} NAME)
+  string(REGEX REPLACE "^dump_" "" case ${case})
+  if(path MATCHES "^run_spv/")
+    set(module ${CMAKE_SOURCE_DIR}/test/coop/${path}.llc22.O2.spv)
+  else()
+    set(module ${CMAKE_SOURCE_DIR}/test/opt/lower_coop/${path}.spv)
+  endif()
+  foreach(device pvc bmg)
+    add_test(NAME opt.lower_coop.block2d.${case}.${opcode}.${device}
+             COMMAND ${xmx_lower_check} same $<TARGET_FILE:xmx-opt> $<TARGET_FILE:xmx-val>
+                     $<TARGET_FILE:xmx-run> ${module} ${device}
+                     ${xmx_lower_work}/block2d.${case}.${opcode}.${device} ${opcode} -- --global 16
+                     --local 16 --arg buffer:random=5:65536 --arg buffer:zero:24576
+                     --arg buffer:zero:65536 --arg i64:64 --dump 1=out.bin --dump 2=back.bin)
+  endforeach()
+endforeach()
+
 # Local memory (test/opt/lower_coop/local_roundtrip.ll): matrices stored to and loaded from a
 # Workgroup pointer, which 2D block IO cannot address, take the per-element form.
 add_test(NAME opt.lower_coop.local_memory
