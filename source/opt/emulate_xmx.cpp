@@ -318,19 +318,16 @@ PassStatus EmulateXmx(ir::Module& module, PassContext& context) {
             continue;
           }
           std::string why_not;
-          if (it->opcode() == spv::Op::OpSubgroupImageBlockReadINTEL ||
-              it->opcode() == spv::Op::OpSubgroupImageBlockWriteINTEL) {
-            why_not = "image block IO is not emulated";
-          } else if (query->op != device::SubgroupOp::kBlockIo && sizes.empty()
-                         // shuffles and collectives are the same at every size
-                         ? emulate_detail::EmulateNarrowSubgroupOp(emulation, function, block, it,
-                                                                   0, &why_not)
-                         : emulate(
-                               [&](uint32_t size) {
-                                 return emulate_detail::EmulateNarrowSubgroupOp(
-                                     emulation, function, block, it, size, &why_not);
-                               },
-                               &why_not)) {
+          if (query->op != device::SubgroupOp::kBlockIo && sizes.empty()
+                  // shuffles and collectives are the same at every size
+                  ? emulate_detail::EmulateNarrowSubgroupOp(emulation, function, block, it, 0,
+                                                            &why_not)
+                  : emulate(
+                        [&](uint32_t size) {
+                          return emulate_detail::EmulateNarrowSubgroupOp(emulation, function, block,
+                                                                         it, size, &why_not);
+                        },
+                        &why_not)) {
             changed = true;
             it = next;
             continue;

@@ -23,13 +23,14 @@
 //
 // * The 8- and 16-bit typings of the Intel shuffles and buffer block IO and of the subgroup
 //   OpGroupBroadcast / IAdd / min / max (SPEC-NOTES C.4), where the device's subgroup table has
-//   no row for them: see emulate_xmx_subgroups.cpp. Image block IO at these widths is refused.
+//   no row for them: see emulate_xmx_subgroups.cpp. Image block reads at these widths become
+//   32-bit image block reads and shuffles; image block writes at these widths are refused.
 //
 // All but the 8- and 16-bit shuffles and collectives need the subgroup size of the function they
 // are in: every kernel reaching it must fix the same one with OpExecutionMode SubgroupSize (a
 // function no kernel reaches never runs and is written for a size its instructions fit). Otherwise,
-// or for a form not covered (image block IO at 8 or 16 bits), the pass fails naming the instruction
-// and leaves the module as it was.
+// or for a form not covered (an image block write at 8 or 16 bits), the pass fails naming the
+// instruction and leaves the module as it was.
 #pragma once
 
 #include <cstdint>
