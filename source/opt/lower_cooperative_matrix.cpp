@@ -434,6 +434,10 @@ void UpdateRequirements(ir::Module& module, const std::set<spv::Op>& emitted) {
         grammar::FindEnumerant(grammar::OperandKindId::kCapability, desc->capabilities[0]);
     if (e) AddCapability(module, static_cast<spv::Capability>(e->value));
     if (!desc->extensions.empty()) AddExtension(module, desc->extensions[0]);
+    // Some extensions are named by the capability only (SubgroupShuffleINTEL).
+    if (e && desc->extensions.empty() && !e->extensions.empty()) {
+      AddExtension(module, e->extensions[0]);
+    }
   }
   if (emitted.count(spv::Op::OpSubgroup2DBlockLoadTransformINTEL)) {
     AddCapability(module, spv::Capability::Subgroup2DBlockTransformINTEL);

@@ -40,6 +40,15 @@ struct Plan {
   std::vector<Block> blocks;
   // For each slice element, (block, payload element).
   std::vector<std::pair<uint32_t, uint32_t>> sources;
+  // A column-major store (MakeTransposedStorePlan): the invocations exchange their elements so
+  // that each holds one matrix row; `tiles` are the SG x SG tiles of the matrix, and for each, the
+  // slice element that holds (row r0 + i, column c0 + lane), i < SG, the same in every invocation.
+  bool transposed_store = false;
+  struct Tile {
+    uint32_t r0 = 0, c0 = 0;
+    std::vector<uint32_t> elements;
+  };
+  std::vector<Tile> tiles;
 };
 
 // The matrix coordinate of payload element p of block `blk` in invocation `lane`, or nullopt for
@@ -140,8 +149,7 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a, bool checked) {
   const uint32_t t_bytes = m.bits / 8;
   Plan plan;
   uint32_t width_units = m.columns, height_units = m.rows;
-  // Column-major stores would need each invocation to send its column's elements to the
-  // invocations of the rows: per element.
+  // Column-major stores need the invocations to exchange elements (MakeTransposedStorePlan).
   if (a.store && a.layout != kRowMajor && a.layout != kPacked) return std::nullopt;
   if (a.layout == kPacked) {
     // The packed rows are 32-bit words of vf consecutive rows of one column, which is how B's
@@ -227,6 +235,65 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a, bool checked) {
     if (MatchSlice(plan, m, height_units, width_units, sg)) return plan;
   }
   return std::nullopt;
+}
+
+// A column-major store through plain 2D block stores: memory rows are matrix columns, and a
+// block of SG elements by H rows needs invocation j to hold matrix row j of H columns, where the
+// slice gives it one column. Where every invocation holds one column of each SG x SG tile (B, the
+// accumulators, A of 16-bit components at subgroup size 16) and the rows are a multiple of SG,
+// the invocations transpose each tile with SG shuffles (step s: invocation j sends its element of
+// row j - s and receives from invocation j + s its element of row j), and store it as SG / H
+// blocks.
+std::optional<Plan> MakeTransposedStorePlan(Lowering& l, const MemoryAccess& a) {
+  const device::DeviceProfile& d = l.device;
+  const uint32_t sg = l.subgroup_size;
+  const MatrixType& m = *a.matrix;
+  if (d.block2d.kind != device::TableKind::kTable || !a.store || a.layout != 1) return std::nullopt;
+  std::vector<uint32_t> sizes;
+  const device::SubgroupSizeRow* size_row = device::MatchBlock2dSubgroupSize(d, sg, &sizes);
+  if (!size_row && !d.block2d_limits.subgroup_sizes.empty()) return std::nullopt;
+  if (size_row && size_row->provenance.confidence == device::Confidence::kConvention) {
+    return std::nullopt;
+  }
+  if (a.storage != spv::StorageClass::CrossWorkgroup || (sg & (sg - 1)) != 0) return std::nullopt;
+  if (m.rows % sg != 0 || m.columns % sg != 0) return std::nullopt;
+  Plan plan;
+  plan.op = device::Block2dOp::kStore;
+  plan.element_size = m.bits / 8;
+  plan.width = sg;
+  plan.count = 1;
+  plan.transposed_store = true;
+  plan.row_bytes = m.rows * plan.element_size;
+  plan.memory_rows = m.columns;
+  for (const device::Block2dRow& row : d.block2d.rows) {
+    if (row.op != plan.op || row.element_size != plan.element_size) continue;
+    if (row.provenance.confidence == device::Confidence::kConvention) continue;
+    if (std::find(row.width.begin(), row.width.end(), sg) == row.width.end()) continue;
+    if (std::find(row.count.begin(), row.count.end(), 1u) == row.count.end()) continue;
+    for (uint32_t h : row.height) {
+      if (sg % h == 0 && h > plan.height) plan.height = h;
+    }
+  }
+  if (plan.height == 0) return std::nullopt;
+  std::map<Coord, uint32_t> lane0;
+  for (uint32_t e = 0; e < m.mapping.length(); ++e) lane0.emplace(m.mapping.ElementCoord(e, 0), e);
+  for (uint32_t c0 = 0; c0 < m.columns; c0 += sg) {
+    for (uint32_t r0 = 0; r0 < m.rows; r0 += sg) {
+      Plan::Tile tile{r0, c0, {}};
+      for (uint32_t i = 0; i < sg; ++i) {
+        auto it = lane0.find(Coord{r0 + i, c0});
+        if (it == lane0.end()) return std::nullopt;
+        for (uint32_t lane = 1; lane < sg; ++lane) {
+          if (!(m.mapping.ElementCoord(it->second, lane) == Coord{r0 + i, c0 + lane})) {
+            return std::nullopt;
+          }
+        }
+        tile.elements.push_back(it->second);
+      }
+      plan.tiles.push_back(std::move(tile));
+    }
+  }
+  return plan;
 }
 
 class Block2dAccess {
@@ -335,6 +402,65 @@ class Block2dAccess {
     return Assemble(b_, m_.rep, elements);
   }
 
+  void StoreTransposed() {
+    Surface();
+    const uint32_t sg = plan_.width;
+    const uint32_t u32 = b_.IntType(32);
+    const uint32_t words = b_.VectorType(u32, sg);
+    const uint32_t lane = b_.LaneId();
+    const uint32_t bits = m_.bits;
+    const uint32_t narrow = bits == 32 ? u32 : b_.IntType(bits);
+    auto c = [&](uint32_t v) { return b_.UIntConstant(32, v); };
+    const std::vector<ElementSource> elements = Elements(b_, m_.rep, a_.object);
+    // A component as a 32-bit word, and back.
+    auto widen = [&](uint32_t value) {
+      if (b_.IsFloatType(m_.component_type)) value = b_.Op(spv::Op::OpBitcast, narrow, {value});
+      return bits == 32 ? value : b_.Op(spv::Op::OpUConvert, u32, {value});
+    };
+    auto narrow_back = [&](uint32_t word) {
+      uint32_t value = bits == 32 ? word : b_.Op(spv::Op::OpUConvert, narrow, {word});
+      if (b_.IsFloatType(m_.component_type)) {
+        value = b_.Op(spv::Op::OpBitcast, m_.component_type, {value});
+      }
+      return value;
+    };
+    // Step s: invocation j sends its element of row j - s (to invocation j - s) and receives
+    // the element of row j of invocation j + s, which is column j + s of its row.
+    std::vector<uint32_t> send_index, from;
+    for (uint32_t step = 0; step < sg; ++step) {
+      send_index.push_back(b_.Op(spv::Op::OpBitwiseAnd, u32,
+                                 {b_.Op(spv::Op::OpISub, u32, {lane, c(step)}), c(sg - 1)}));
+      from.push_back(b_.Op(spv::Op::OpBitwiseAnd, u32,
+                           {b_.Op(spv::Op::OpIAdd, u32, {lane, c(step)}), c(sg - 1)}));
+    }
+    for (const Plan::Tile& tile : plan_.tiles) {
+      std::vector<uint32_t> column;
+      for (uint32_t e : tile.elements) {
+        column.push_back(widen(ScalarOf(b_, m_.component_type, elements[e])));
+      }
+      const uint32_t mine = b_.OpSpan(spv::Op::OpCompositeConstruct, words, column);
+      uint32_t row = b_.NullConstant(words);
+      for (uint32_t step = 0; step < sg; ++step) {
+        const uint32_t sent = b_.Op(spv::Op::OpVectorExtractDynamic, u32, {mine, send_index[step]});
+        const uint32_t got = b_.Op(spv::Op::OpSubgroupShuffleINTEL, u32, {sent, from[step]});
+        row = b_.Op(spv::Op::OpVectorInsertDynamic, words, {row, got, from[step]});
+      }
+      // The tile's memory rows (its columns), plan_.height at a time.
+      for (uint32_t h0 = 0; h0 < sg; h0 += plan_.height) {
+        std::vector<ElementSource> payload;
+        for (uint32_t h = 0; h < plan_.height; ++h) {
+          const uint32_t index[] = {h0 + h};
+          payload.push_back({narrow_back(b_.Extract(u32, row, index)), 0, 0});
+        }
+        const LaneRep rep = MakeLaneRep(b_, m_.component_type, plan_.height);
+        const uint32_t var = b_.FunctionVariable(rep.type_id);
+        b_.Op(spv::Op::OpStore, 0, {var, Assemble(b_, rep, payload)});
+        Emit(spv::Op::OpSubgroup2DBlockStoreINTEL, Block{tile.r0, tile.c0 + h0, plan_.height}, var,
+             /*load=*/false);
+      }
+    }
+  }
+
   void Store() {
     Surface();
     const std::vector<ElementSource> elements = Elements(b_, m_.rep, a_.object);
@@ -434,7 +560,8 @@ uint32_t Block2dOrPerElementChecked(Lowering& l, const MemoryAccess& a, const Ch
 }
 
 bool Block2dOrPerLaneStore(Lowering& l, const MemoryAccess& a) {
-  const std::optional<Plan> plan = MakePlan(l, a, /*checked=*/false);
+  std::optional<Plan> plan = MakePlan(l, a, /*checked=*/false);
+  if (!plan) plan = MakeTransposedStorePlan(l, a);
   if (!plan) {
     PerLaneStore(l, a);
     return true;
@@ -444,7 +571,11 @@ bool Block2dOrPerLaneStore(Lowering& l, const MemoryAccess& a) {
   Choose(
       l, ok, 0,
       [&] {
-        access.Store();
+        if (plan->transposed_store) {
+          access.StoreTransposed();
+        } else {
+          access.Store();
+        }
         return 0u;
       },
       [&] {

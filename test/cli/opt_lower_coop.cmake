@@ -105,15 +105,24 @@ foreach(pair a_bf16_32x16_row:OpSubgroup2DBlockLoadINTEL
 endforeach()
 
 # Column-major 8- and 16-bit loads through transposed 32-bit blocks, PackedINTEL stores through
-# plain 32-bit blocks (test/opt/lower_coop/block2d/, written by gen_block2d.py), on pvc and bmg.
+# plain 32-bit blocks, column-major stores through tiles transposed by shuffles and plain stores
+# (test/opt/lower_coop/block2d/, written by gen_block2d.py), on pvc and bmg.
 foreach(pair block2d/b_bf16_16x16_col:OpSubgroup2DBlockLoadTransposeINTEL
              block2d/b_i16_16x64_col:OpSubgroup2DBlockLoadTransposeINTEL
              block2d/c_half_16x16_col:OpSubgroup2DBlockLoadTransposeINTEL
              block2d/c_half_32x64_col:OpSubgroup2DBlockLoadTransposeINTEL
              block2d/a_bf16_32x16_col:OpSubgroup2DBlockLoadTransposeINTEL
              run_spv/dump_b_i8_32x16_col:OpSubgroup2DBlockLoadTransposeINTEL
+             block2d/c_f32_32x64_col:OpSubgroup2DBlockLoadTransposeINTEL
              run_spv/dump_b_bf16_16x16_packed:OpSubgroup2DBlockStoreINTEL
-             run_spv/dump_b_i8_32x16_packed:OpSubgroup2DBlockStoreINTEL)
+             run_spv/dump_b_i8_32x16_packed:OpSubgroup2DBlockStoreINTEL
+             block2d/b_bf16_16x16_col:OpSubgroup2DBlockStoreINTEL
+             block2d/b_i16_16x64_col:OpSubgroup2DBlockStoreINTEL
+             block2d/c_half_16x16_col:OpSubgroup2DBlockStoreINTEL
+             block2d/c_half_32x64_col:OpSubgroup2DBlockStoreINTEL
+             block2d/a_bf16_32x16_col:OpSubgroup2DBlockStoreINTEL
+             block2d/c_f32_32x64_col:OpSubgroup2DBlockStoreINTEL
+             run_spv/dump_b_i8_32x16_col:OpSubgroup2DBlockStoreINTEL)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 path)
   list(GET pair 1 opcode)

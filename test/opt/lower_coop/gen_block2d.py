@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write and build the dump kernels of opt.lower_coop.block2d.* that test/coop/run_src does not
 have: column-major loads of 8- and 16-bit matrices (2D block IO reads them as transposed 32-bit
-units) and the stores that go back in the same layout (PackedINTEL stores use 2D block IO).
+units) and column-major stores (the invocations transpose SG x SG tiles with shuffles, then plain
+2D block stores).
 
   test/opt/lower_coop/gen_block2d.py    # writes block2d/<case>.ll and block2d/<case>.spv
 
@@ -23,6 +24,7 @@ CASES = {
     "c_half_16x16_col": ("half", 16, 16, 2, 1),
     "c_half_32x64_col": ("half", 32, 64, 2, 1),
     "a_bf16_32x16_col": ("bf16", 32, 16, 0, 1),
+    "c_f32_32x64_col": ("f32", 32, 64, 2, 1),
 }
 
 
