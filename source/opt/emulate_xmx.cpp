@@ -74,6 +74,34 @@ ir::Function& EmulationContext::NewFunction(const std::vector<uint32_t>& paramet
   return module_.functions().back();
 }
 
+bool EmulateMatrixMadsOf(ir::Module& module, const std::set<uint32_t>& results,
+                         uint32_t subgroup_size, std::string* why_not) {
+  const ir::DefUse def_use(module);
+  const ir::TypeTable types(module);
+  EmulationContext emulation(module, def_use, types);
+  // The functions the emulation adds come after the original ones.
+  const size_t original_functions = module.functions().size();
+  auto function_it = module.functions().begin();
+  for (size_t f = 0; f < original_functions; ++f, ++function_it) {
+    for (ir::BasicBlock& block : function_it->blocks) {
+      for (auto it = block.instructions.begin(); it != block.instructions.end();) {
+        auto next = std::next(it);
+        if (it->opcode() == spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL &&
+            results.count(it->result_id()) != 0 &&
+            !EmulateMatrixMad(emulation, *function_it, block, it, subgroup_size, why_not)) {
+          return false;
+        }
+        it = next;
+      }
+    }
+  }
+  if (emulation.builder().out_of_ids()) {
+    *why_not = "the module's id bound leaves no id for the emulation";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace emulate_detail
 
 namespace {
@@ -290,19 +318,16 @@ PassStatus EmulateXmx(ir::Module& module, PassContext& context) {
             continue;
           }
           std::string why_not;
-          if (it->opcode() == spv::Op::OpSubgroupImageBlockReadINTEL ||
-              it->opcode() == spv::Op::OpSubgroupImageBlockWriteINTEL) {
-            why_not = "image block IO is not emulated";
-          } else if (query->op != device::SubgroupOp::kBlockIo && sizes.empty()
-                         // shuffles and collectives are the same at every size
-                         ? emulate_detail::EmulateNarrowSubgroupOp(emulation, function, block, it,
-                                                                   0, &why_not)
-                         : emulate(
-                               [&](uint32_t size) {
-                                 return emulate_detail::EmulateNarrowSubgroupOp(
-                                     emulation, function, block, it, size, &why_not);
-                               },
-                               &why_not)) {
+          if (query->op != device::SubgroupOp::kBlockIo && sizes.empty()
+                  // shuffles and collectives are the same at every size
+                  ? emulate_detail::EmulateNarrowSubgroupOp(emulation, function, block, it, 0,
+                                                            &why_not)
+                  : emulate(
+                        [&](uint32_t size) {
+                          return emulate_detail::EmulateNarrowSubgroupOp(emulation, function, block,
+                                                                         it, size, &why_not);
+                        },
+                        &why_not)) {
             changed = true;
             it = next;
             continue;

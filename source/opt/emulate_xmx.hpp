@@ -23,18 +23,20 @@
 //
 // * The 8- and 16-bit typings of the Intel shuffles and buffer block IO and of the subgroup
 //   OpGroupBroadcast / IAdd / min / max (SPEC-NOTES C.4), where the device's subgroup table has
-//   no row for them: see emulate_xmx_subgroups.cpp. Image block IO at these widths is refused.
+//   no row for them: see emulate_xmx_subgroups.cpp. Image block reads at these widths become
+//   32-bit image block reads and shuffles; image block writes at these widths are refused.
 //
 // All but the 8- and 16-bit shuffles and collectives need the subgroup size of the function they
 // are in: every kernel reaching it must fix the same one with OpExecutionMode SubgroupSize (a
 // function no kernel reaches never runs and is written for a size its instructions fit). Otherwise,
-// or for a form not covered (image block IO at 8 or 16 bits), the pass fails naming the instruction
-// and leaves the module as it was.
+// or for a form not covered (an image block write at 8 or 16 bits), the pass fails naming the
+// instruction and leaves the module as it was.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,13 @@ bool EmulateBlock2d(EmulationContext& context, ir::Function& function, ir::Basic
 bool EmulateMatrixMad(EmulationContext& context, ir::Function& function, ir::BasicBlock& block,
                       ir::InstructionList::iterator inst, uint32_t subgroup_size,
                       std::string* why_not);
+
+// Replaces each OpSubgroupMatrixMultiplyAccumulateINTEL of the module whose result id is in
+// `results` by its emulation at `subgroup_size`, whatever the device has (for another pass that
+// needs an instruction no device table lists: --lower-cooperative-matrix's exact rounding from an
+// fp32 accumulator to a 16-bit Result). False with the reason when one cannot be emulated.
+bool EmulateMatrixMadsOf(ir::Module& module, const std::set<uint32_t>& results,
+                         uint32_t subgroup_size, std::string* why_not);
 
 // The 8- and 16-bit subgroup typings (emulate_xmx_subgroups.cpp): the query a device's
 // subgroup table answers for `inst`, when it is such an instruction at such a width.

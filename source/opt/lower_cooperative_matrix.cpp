@@ -7,6 +7,7 @@
 #include "grammar/grammar.hpp"
 #include "ir/id_operands.hpp"
 #include "ir/module_info.hpp"
+#include "opt/emulate_xmx.hpp"
 #include "opt/lower_cooperative_matrix_lowering.hpp"
 
 namespace xmx::opt {
@@ -171,7 +172,7 @@ class Pass {
                                                       l_.subgroup_size, &why);
       if (!mapping) return l_.Fail(why);
       m.mapping = *mapping;
-      m.rep = lower_coop::MakeLaneRep(l_.b, m.component_type, mapping->length);
+      m.rep = lower_coop::MakeLaneRep(l_.b, m.component_type, mapping->length());
       l_.matrices.emplace(m.id, m);
       l_.renames[m.id] = m.rep.type_id;
     }
@@ -229,7 +230,7 @@ class Pass {
       case spv::Op::OpCooperativeMatrixLengthKHR: {
         const MatrixType* m = l_.MatrixOfType(inst.word(0));
         if (!m) return l_.Fail("OpCooperativeMatrixLengthKHR of a value, not of a matrix type");
-        *result = l_.b.UIntConstant(32, m->mapping.length);
+        *result = l_.b.UIntConstant(32, m->mapping.length());
         return true;
       }
       case spv::Op::OpCooperativeMatrixPrefetchINTEL:
@@ -433,6 +434,10 @@ void UpdateRequirements(ir::Module& module, const std::set<spv::Op>& emitted) {
         grammar::FindEnumerant(grammar::OperandKindId::kCapability, desc->capabilities[0]);
     if (e) AddCapability(module, static_cast<spv::Capability>(e->value));
     if (!desc->extensions.empty()) AddExtension(module, desc->extensions[0]);
+    // Some extensions are named by the capability only (SubgroupShuffleINTEL).
+    if (e && desc->extensions.empty() && !e->extensions.empty()) {
+      AddExtension(module, e->extensions[0]);
+    }
   }
   if (emitted.count(spv::Op::OpSubgroup2DBlockLoadTransformINTEL)) {
     AddCapability(module, spv::Capability::Subgroup2DBlockTransformINTEL);
@@ -523,6 +528,12 @@ PassStatus LowerCooperativeMatrix(ir::Module& module, PassContext& context) {
   ApplyRenames(work, l.renames);
   MergeDuplicateTypes(work);
   OrderGlobals(work);
+  if (!l.exact_mads.empty() &&
+      !emulate_detail::EmulateMatrixMadsOf(work, l.exact_mads, *subgroup_size, &why)) {
+    context.diagnostics.push_back(Error(
+        "cannot emulate the exact rounding of an fp32 accumulator to a 16-bit result: " + why));
+    return PassStatus::kFailed;
+  }
   UpdateRequirements(work, l.b.emitted());
   if (!unpinned.empty()) {
     PinSubgroupSize(work, unpinned, *subgroup_size);

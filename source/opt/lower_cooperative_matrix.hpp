@@ -7,7 +7,7 @@
 //
 // The pieces, one file each:
 //   lower_cooperative_matrix.cpp          the pass: checks, type rewrite, dispatch, clean-up
-//   lower_cooperative_matrix_layout.cpp   the element mapping and the lane representation
+//   lower_cooperative_matrix_layout.cpp   native blocks inside slices, the lane representation
 //   lower_cooperative_matrix_builder.cpp  emitting instructions, types, constants, blocks
 //   lower_cooperative_matrix_memory.cpp   loads, stores, checked forms (2D block IO or per lane)
 //   lower_cooperative_matrix_mad.cpp      multiply-add on the native instruction
@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "device/coop_layout.hpp"
 #include "opt/pass.hpp"
 
 namespace xmx::opt {
@@ -30,32 +31,11 @@ PassStatus LowerCooperativeMatrix(ir::Module& module, PassContext& context);
 
 namespace lower_coop {
 
-enum class MatrixUse : uint8_t { kA = 0, kB = 1, kAccumulator = 2 };
-
-struct Coord {
-  uint32_t row = 0, column = 0;
-  bool operator==(const Coord&) const = default;
-  bool operator<(const Coord& o) const { return row != o.row ? row < o.row : column < o.column; }
-};
-
-// Intel's element mapping (the formula of interp/coop_layout.hpp, which is the reference; a unit
-// test checks that both agree on every shape of the device tables).
-struct ElementMapping {
-  MatrixUse use = MatrixUse::kA;
-  uint32_t rows = 0, columns = 0, bits = 0, subgroup_size = 0;
-  uint32_t fields = 1, block_columns = 0, lanes_per_row = 0, row_phases = 1, length = 0;
-
-  static std::optional<ElementMapping> Make(MatrixUse use, uint32_t rows, uint32_t columns,
-                                            uint32_t bits, uint32_t subgroup_size,
-                                            std::string* why_not);
-  Coord ElementCoord(uint32_t element, uint32_t lane) const {
-    const uint32_t t = element / fields;
-    const uint32_t rows_per_block = rows / row_phases;
-    return {
-        (t % rows_per_block) * row_phases + lane / lanes_per_row,
-        (t / rows_per_block) * block_columns + fields * (lane % lanes_per_row) + element % fields};
-  }
-};
+// Intel's element mapping is the device layer's (device/coop_layout.hpp), the one xmx-run
+// executes cooperative matrices with.
+using MatrixUse = device::CoopUse;
+using Coord = device::CoopCoord;
+using ElementMapping = device::CoopLayout;
 
 // For each element of `part` (a matrix placed at (row_offset, column_offset) inside `whole`), the
 // element of `whole` that every invocation holds at that place, or -1 when the place is outside

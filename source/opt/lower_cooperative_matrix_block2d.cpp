@@ -3,8 +3,9 @@
 // Pointer & ~63, X = the elements before Pointer in that line, Y = 0), its width and pitch are one
 // matrix row in memory (Stride components), its height the matrix's rows. Row-major A and
 // accumulators are plain loads, row-major B of 8/16-bit components transforming loads (VNNI),
-// PackedINTEL B plain 32-bit loads of the packed rows, column-major matrices transposing loads
-// (32-bit components: the device tables have no narrower transpose), stores plain stores; shapes
+// PackedINTEL B plain 32-bit loads and stores of the packed rows, column-major matrices
+// transposing loads (of 32-bit units: the device tables have no narrower transpose, so 8- and
+// 16-bit components travel in pairs or fours of rows), row-major stores plain stores; shapes
 // larger than a block of the device's table take several blocks.
 //
 // Which payload element lands in which slice element is not assumed: it is computed from the 2D
@@ -39,6 +40,15 @@ struct Plan {
   std::vector<Block> blocks;
   // For each slice element, (block, payload element).
   std::vector<std::pair<uint32_t, uint32_t>> sources;
+  // A column-major store (MakeTransposedStorePlan): the invocations exchange their elements so
+  // that each holds one matrix row; `tiles` are the SG x SG tiles of the matrix, and for each, the
+  // slice element that holds (row r0 + i, column c0 + lane), i < SG, the same in every invocation.
+  bool transposed_store = false;
+  struct Tile {
+    uint32_t r0 = 0, c0 = 0;
+    std::vector<uint32_t> elements;
+  };
+  std::vector<Tile> tiles;
 };
 
 // The matrix coordinate of payload element p of block `blk` in invocation `lane`, or nullopt for
@@ -70,7 +80,9 @@ std::optional<Coord> PayloadCoord(const Plan& plan, const Block& blk, uint32_t s
   if (col >= row_limit || b >= plan.count) return std::nullopt;
   // Column-major memory: a memory row is a matrix column; transposed row `row` is memory
   // column blk.x + row (a matrix row), its unit `col` memory row blk.y + col (a matrix column).
-  if (transpose) return Coord{blk.x + b * plan.width + row, blk.y + col};
+  // Narrower components ride in 32-bit units (vf of them, the first in the low bits), which are
+  // consecutive matrix rows of one column.
+  if (transpose) return Coord{plan.vf * (blk.x + b * plan.width + row) + s, blk.y + col};
   const uint32_t column = blk.x + b * plan.width + col;
   if (transform) return Coord{blk.y + plan.vf * row + s, column};
   if (plan.vf > 1) return Coord{plan.vf * (blk.y + row) + s, column};  // packed rows
@@ -107,7 +119,7 @@ bool MatchSlice(Plan& plan, const MatrixType& m, uint32_t height_units, uint32_t
       }
     }
   }
-  for (uint32_t e = 0; e < m.mapping.length; ++e) {
+  for (uint32_t e = 0; e < m.mapping.length(); ++e) {
     auto it = lane0.find(m.mapping.ElementCoord(e, 0));
     if (it == lane0.end()) return false;
     const auto [i, p] = it->second;
@@ -122,7 +134,7 @@ bool MatchSlice(Plan& plan, const MatrixType& m, uint32_t height_units, uint32_t
 
 // Picks the block shape from the device's table and checks that the blocks give each invocation
 // exactly its slice.
-std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
+std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a, bool checked) {
   const device::DeviceProfile& d = l.device;
   const uint32_t sg = l.subgroup_size;
   if (d.block2d.kind != device::TableKind::kTable) return std::nullopt;
@@ -137,9 +149,12 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
   const uint32_t t_bytes = m.bits / 8;
   Plan plan;
   uint32_t width_units = m.columns, height_units = m.rows;
-  if (a.store && a.layout != kRowMajor) return std::nullopt;  // per element
+  // Column-major stores need the invocations to exchange elements (MakeTransposedStorePlan).
+  if (a.store && a.layout != kRowMajor && a.layout != kPacked) return std::nullopt;
   if (a.layout == kPacked) {
-    plan.op = device::Block2dOp::kLoad;
+    // The packed rows are 32-bit words of vf consecutive rows of one column, which is how B's
+    // invocations hold them: plain 32-bit blocks both ways.
+    plan.op = a.store ? device::Block2dOp::kStore : device::Block2dOp::kLoad;
     plan.element_size = 4;
     plan.vf = 4 / t_bytes;
     height_units = m.rows / plan.vf;
@@ -157,11 +172,17 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
       plan.op = device::Block2dOp::kLoad;
     }
   } else {
-    // Column-major: the memory rows are the matrix's columns, read transposed.
+    // Column-major: the memory rows are the matrix's columns, read transposed. The device tables
+    // transpose 32-bit elements only; 8- and 16-bit components are read as 32-bit units of 4 or 2
+    // consecutive rows of one column (IGC's _transpose_u32), which give B, accumulators and
+    // A at 16 rows or more each invocation its column. The checked forms address their surface
+    // in components, so they keep the per-element form for narrow components.
     plan.op = device::Block2dOp::kLoadTranspose;
-    plan.element_size = t_bytes;
+    plan.element_size = 4;
+    plan.vf = 4 / t_bytes;
+    if (m.rows % plan.vf != 0 || (checked && plan.vf != 1)) return std::nullopt;
     plan.row_bytes = m.rows * t_bytes;
-    width_units = m.rows;
+    width_units = m.rows / plan.vf;
     height_units = m.columns;
   }
   plan.memory_rows = height_units;
@@ -169,8 +190,11 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
   // smallest height covering the rows (extra rows are outside the surface: zero when loaded,
   // dropped when stored), else the largest dividing them. The first whose payloads give every
   // invocation its slice is taken.
+  // Heights after the preferred one: the other dividing ones, largest first (a transposed block
+  // of 32 rows gives each invocation two columns, of 16 one).
   struct Shape {
     uint32_t width, count, height;
+    bool preferred;
   };
   std::vector<Shape> shapes;
   for (const device::Block2dRow& row : d.block2d.rows) {
@@ -188,14 +212,21 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
         }
       }
       if (h == 0) continue;
+      std::vector<uint32_t> heights = {h};
+      for (uint32_t cand : row.height) {
+        if (cand != h && height_units % cand == 0) heights.push_back(cand);
+      }
+      std::sort(heights.begin() + 1, heights.end(), std::greater<>());
       for (uint32_t c : row.count) {
-        if (width_units % (w * c) == 0) shapes.push_back({w, c, h});
+        if (width_units % (w * c) != 0) continue;
+        for (uint32_t height : heights) shapes.push_back({w, c, height, height == h});
       }
     }
   }
   std::stable_sort(shapes.begin(), shapes.end(), [](const Shape& x, const Shape& y) {
     if (x.width * x.count != y.width * y.count) return x.width * x.count > y.width * y.count;
-    return x.width > y.width;
+    if (x.width != y.width) return x.width > y.width;
+    return x.preferred && !y.preferred;
   });
   for (const Shape& shape : shapes) {
     plan.width = shape.width;
@@ -204,6 +235,65 @@ std::optional<Plan> MakePlan(Lowering& l, const MemoryAccess& a) {
     if (MatchSlice(plan, m, height_units, width_units, sg)) return plan;
   }
   return std::nullopt;
+}
+
+// A column-major store through plain 2D block stores: memory rows are matrix columns, and a
+// block of SG elements by H rows needs invocation j to hold matrix row j of H columns, where the
+// slice gives it one column. Where every invocation holds one column of each SG x SG tile (B, the
+// accumulators, A of 16-bit components at subgroup size 16) and the rows are a multiple of SG,
+// the invocations transpose each tile with SG shuffles (step s: invocation j sends its element of
+// row j - s and receives from invocation j + s its element of row j), and store it as SG / H
+// blocks.
+std::optional<Plan> MakeTransposedStorePlan(Lowering& l, const MemoryAccess& a) {
+  const device::DeviceProfile& d = l.device;
+  const uint32_t sg = l.subgroup_size;
+  const MatrixType& m = *a.matrix;
+  if (d.block2d.kind != device::TableKind::kTable || !a.store || a.layout != 1) return std::nullopt;
+  std::vector<uint32_t> sizes;
+  const device::SubgroupSizeRow* size_row = device::MatchBlock2dSubgroupSize(d, sg, &sizes);
+  if (!size_row && !d.block2d_limits.subgroup_sizes.empty()) return std::nullopt;
+  if (size_row && size_row->provenance.confidence == device::Confidence::kConvention) {
+    return std::nullopt;
+  }
+  if (a.storage != spv::StorageClass::CrossWorkgroup || (sg & (sg - 1)) != 0) return std::nullopt;
+  if (m.rows % sg != 0 || m.columns % sg != 0) return std::nullopt;
+  Plan plan;
+  plan.op = device::Block2dOp::kStore;
+  plan.element_size = m.bits / 8;
+  plan.width = sg;
+  plan.count = 1;
+  plan.transposed_store = true;
+  plan.row_bytes = m.rows * plan.element_size;
+  plan.memory_rows = m.columns;
+  for (const device::Block2dRow& row : d.block2d.rows) {
+    if (row.op != plan.op || row.element_size != plan.element_size) continue;
+    if (row.provenance.confidence == device::Confidence::kConvention) continue;
+    if (std::find(row.width.begin(), row.width.end(), sg) == row.width.end()) continue;
+    if (std::find(row.count.begin(), row.count.end(), 1u) == row.count.end()) continue;
+    for (uint32_t h : row.height) {
+      if (sg % h == 0 && h > plan.height) plan.height = h;
+    }
+  }
+  if (plan.height == 0) return std::nullopt;
+  std::map<Coord, uint32_t> lane0;
+  for (uint32_t e = 0; e < m.mapping.length(); ++e) lane0.emplace(m.mapping.ElementCoord(e, 0), e);
+  for (uint32_t c0 = 0; c0 < m.columns; c0 += sg) {
+    for (uint32_t r0 = 0; r0 < m.rows; r0 += sg) {
+      Plan::Tile tile{r0, c0, {}};
+      for (uint32_t i = 0; i < sg; ++i) {
+        auto it = lane0.find(Coord{r0 + i, c0});
+        if (it == lane0.end()) return std::nullopt;
+        for (uint32_t lane = 1; lane < sg; ++lane) {
+          if (!(m.mapping.ElementCoord(it->second, lane) == Coord{r0 + i, c0 + lane})) {
+            return std::nullopt;
+          }
+        }
+        tile.elements.push_back(it->second);
+      }
+      plan.tiles.push_back(std::move(tile));
+    }
+  }
+  return plan;
 }
 
 class Block2dAccess {
@@ -312,6 +402,65 @@ class Block2dAccess {
     return Assemble(b_, m_.rep, elements);
   }
 
+  void StoreTransposed() {
+    Surface();
+    const uint32_t sg = plan_.width;
+    const uint32_t u32 = b_.IntType(32);
+    const uint32_t words = b_.VectorType(u32, sg);
+    const uint32_t lane = b_.LaneId();
+    const uint32_t bits = m_.bits;
+    const uint32_t narrow = bits == 32 ? u32 : b_.IntType(bits);
+    auto c = [&](uint32_t v) { return b_.UIntConstant(32, v); };
+    const std::vector<ElementSource> elements = Elements(b_, m_.rep, a_.object);
+    // A component as a 32-bit word, and back.
+    auto widen = [&](uint32_t value) {
+      if (b_.IsFloatType(m_.component_type)) value = b_.Op(spv::Op::OpBitcast, narrow, {value});
+      return bits == 32 ? value : b_.Op(spv::Op::OpUConvert, u32, {value});
+    };
+    auto narrow_back = [&](uint32_t word) {
+      uint32_t value = bits == 32 ? word : b_.Op(spv::Op::OpUConvert, narrow, {word});
+      if (b_.IsFloatType(m_.component_type)) {
+        value = b_.Op(spv::Op::OpBitcast, m_.component_type, {value});
+      }
+      return value;
+    };
+    // Step s: invocation j sends its element of row j - s (to invocation j - s) and receives
+    // the element of row j of invocation j + s, which is column j + s of its row.
+    std::vector<uint32_t> send_index, from;
+    for (uint32_t step = 0; step < sg; ++step) {
+      send_index.push_back(b_.Op(spv::Op::OpBitwiseAnd, u32,
+                                 {b_.Op(spv::Op::OpISub, u32, {lane, c(step)}), c(sg - 1)}));
+      from.push_back(b_.Op(spv::Op::OpBitwiseAnd, u32,
+                           {b_.Op(spv::Op::OpIAdd, u32, {lane, c(step)}), c(sg - 1)}));
+    }
+    for (const Plan::Tile& tile : plan_.tiles) {
+      std::vector<uint32_t> column;
+      for (uint32_t e : tile.elements) {
+        column.push_back(widen(ScalarOf(b_, m_.component_type, elements[e])));
+      }
+      const uint32_t mine = b_.OpSpan(spv::Op::OpCompositeConstruct, words, column);
+      uint32_t row = b_.NullConstant(words);
+      for (uint32_t step = 0; step < sg; ++step) {
+        const uint32_t sent = b_.Op(spv::Op::OpVectorExtractDynamic, u32, {mine, send_index[step]});
+        const uint32_t got = b_.Op(spv::Op::OpSubgroupShuffleINTEL, u32, {sent, from[step]});
+        row = b_.Op(spv::Op::OpVectorInsertDynamic, words, {row, got, from[step]});
+      }
+      // The tile's memory rows (its columns), plan_.height at a time.
+      for (uint32_t h0 = 0; h0 < sg; h0 += plan_.height) {
+        std::vector<ElementSource> payload;
+        for (uint32_t h = 0; h < plan_.height; ++h) {
+          const uint32_t index[] = {h0 + h};
+          payload.push_back({narrow_back(b_.Extract(u32, row, index)), 0, 0});
+        }
+        const LaneRep rep = MakeLaneRep(b_, m_.component_type, plan_.height);
+        const uint32_t var = b_.FunctionVariable(rep.type_id);
+        b_.Op(spv::Op::OpStore, 0, {var, Assemble(b_, rep, payload)});
+        Emit(spv::Op::OpSubgroup2DBlockStoreINTEL, Block{tile.r0, tile.c0 + h0, plan_.height}, var,
+             /*load=*/false);
+      }
+    }
+  }
+
   void Store() {
     Surface();
     const std::vector<ElementSource> elements = Elements(b_, m_.rep, a_.object);
@@ -384,7 +533,7 @@ class Block2dAccess {
 }  // namespace
 
 uint32_t Block2dOrPerLaneLoad(Lowering& l, const MemoryAccess& a) {
-  const std::optional<Plan> plan = MakePlan(l, a);
+  const std::optional<Plan> plan = MakePlan(l, a, /*checked=*/false);
   if (!plan) return PerLaneLoad(l, a);
   Block2dAccess access(l, a, *plan);
   const uint32_t ok = access.Check();
@@ -396,7 +545,7 @@ uint32_t Block2dOrPerLaneLoad(Lowering& l, const MemoryAccess& a) {
 uint32_t Block2dOrPerElementChecked(Lowering& l, const MemoryAccess& a, const CheckedBounds& bounds,
                                     const std::function<uint32_t()>& per_element) {
   std::optional<Plan> plan;
-  if (a.layout != kPacked) plan = MakePlan(l, a);
+  if (a.layout != kPacked) plan = MakePlan(l, a, /*checked=*/true);
   if (!plan) return per_element();
   Block2dAccess access(l, a, *plan, &bounds);
   const uint32_t ok = access.CheckChecked();
@@ -411,7 +560,8 @@ uint32_t Block2dOrPerElementChecked(Lowering& l, const MemoryAccess& a, const Ch
 }
 
 bool Block2dOrPerLaneStore(Lowering& l, const MemoryAccess& a) {
-  const std::optional<Plan> plan = MakePlan(l, a);
+  std::optional<Plan> plan = MakePlan(l, a, /*checked=*/false);
+  if (!plan) plan = MakeTransposedStorePlan(l, a);
   if (!plan) {
     PerLaneStore(l, a);
     return true;
@@ -421,7 +571,11 @@ bool Block2dOrPerLaneStore(Lowering& l, const MemoryAccess& a) {
   Choose(
       l, ok, 0,
       [&] {
-        access.Store();
+        if (plan->transposed_store) {
+          access.StoreTransposed();
+        } else {
+          access.Store();
+        }
         return 0u;
       },
       [&] {

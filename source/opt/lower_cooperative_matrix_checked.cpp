@@ -45,10 +45,12 @@ class CheckedAccess {
     const ElementMapping& map = m_.mapping;
     const uint32_t u32 = b_.IntType(32);
     const uint32_t lane = b_.LaneId();
-    uint32_t lane_row = b_.Op(spv::Op::OpUDiv, u32, {lane, b_.UIntConstant(32, map.lanes_per_row)});
-    uint32_t lane_col = b_.Op(spv::Op::OpUMod, u32, {lane, b_.UIntConstant(32, map.lanes_per_row)});
-    if (map.fields != 1) {
-      lane_col = b_.Op(spv::Op::OpIMul, u32, {lane_col, b_.UIntConstant(32, map.fields)});
+    uint32_t lane_row =
+        b_.Op(spv::Op::OpUDiv, u32, {lane, b_.UIntConstant(32, map.lanes_per_row())});
+    uint32_t lane_col =
+        b_.Op(spv::Op::OpUMod, u32, {lane, b_.UIntConstant(32, map.lanes_per_row())});
+    if (map.fields() != 1) {
+      lane_col = b_.Op(spv::Op::OpIMul, u32, {lane_col, b_.UIntConstant(32, map.fields())});
     }
     row0_ = b_.Op(spv::Op::OpIAdd, index_, {x_, widen_as(spv::Op::OpUConvert, lane_row)});
     col0_ = b_.Op(spv::Op::OpIAdd, index_, {y_, widen_as(spv::Op::OpUConvert, lane_col)});
@@ -175,7 +177,7 @@ bool LowerCheckedLoad(Lowering& l, const ir::Instruction& inst, uint32_t* result
     o.width = inst.word(3);
     CheckedAccess access(l, o);
     if (!access.Prepare(false)) return false;
-    for (uint32_t e = 0; e < m.mapping.length; ++e) {
+    for (uint32_t e = 0; e < m.mapping.length(); ++e) {
       uint32_t row = 0, col = 0, inside = 0;
       access.Place(e, &row, &col, &inside);
       elements.push_back(
@@ -198,7 +200,7 @@ bool LowerCheckedLoad(Lowering& l, const ir::Instruction& inst, uint32_t* result
     access.set_storage(storage);
     if (!access.Prepare(true)) return 0;
     std::vector<ElementSource> elements;
-    for (uint32_t e = 0; e < m.mapping.length; ++e) {
+    for (uint32_t e = 0; e < m.mapping.length(); ++e) {
       uint32_t row = 0, col = 0, inside = 0;
       access.Place(e, &row, &col, &inside);
       const uint32_t value = Choose(
@@ -236,7 +238,7 @@ bool LowerCheckedStore(Lowering& l, const ir::Instruction& inst) {
     access.set_storage(storage);
     if (!access.Prepare(true)) return 0;
     const std::vector<ElementSource> elements = Elements(b, m.rep, inst.word(3));
-    for (uint32_t e = 0; e < m.mapping.length; ++e) {
+    for (uint32_t e = 0; e < m.mapping.length(); ++e) {
       uint32_t row = 0, col = 0, inside = 0;
       access.Place(e, &row, &col, &inside);
       const uint32_t value = ScalarOf(b, m.component_type, elements[e]);

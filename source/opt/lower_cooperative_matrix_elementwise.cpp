@@ -79,22 +79,22 @@ uint32_t ElementCoord(Lowering& l, const MatrixType& m, uint32_t result_type, ui
   uint32_t idx = index;
   if (b.TypeBits(b.ValueType(index)) != 32) idx = b.Op(spv::Op::OpUConvert, u32, {index});
   const uint32_t lane = b.LaneId();
-  const uint32_t t = b.Op(spv::Op::OpUDiv, u32, {idx, c(map.fields)});
-  const uint32_t rows_per_block = map.rows / map.row_phases;
+  const uint32_t t = b.Op(spv::Op::OpUDiv, u32, {idx, c(map.fields())});
+  const uint32_t rows_per_block = map.rows() / map.row_phases();
   const uint32_t row =
       b.Op(spv::Op::OpIAdd, u32,
            {b.Op(spv::Op::OpIMul, u32,
-                 {b.Op(spv::Op::OpUMod, u32, {t, c(rows_per_block)}), c(map.row_phases)}),
-            b.Op(spv::Op::OpUDiv, u32, {lane, c(map.lanes_per_row)})});
+                 {b.Op(spv::Op::OpUMod, u32, {t, c(rows_per_block)}), c(map.row_phases())}),
+            b.Op(spv::Op::OpUDiv, u32, {lane, c(map.lanes_per_row())})});
   const uint32_t block =
       b.Op(spv::Op::OpIMul, u32,
-           {b.Op(spv::Op::OpUDiv, u32, {t, c(rows_per_block)}), c(map.block_columns)});
+           {b.Op(spv::Op::OpUDiv, u32, {t, c(rows_per_block)}), c(map.block_columns())});
   const uint32_t within =
       b.Op(spv::Op::OpIMul, u32,
-           {b.Op(spv::Op::OpUMod, u32, {lane, c(map.lanes_per_row)}), c(map.fields)});
+           {b.Op(spv::Op::OpUMod, u32, {lane, c(map.lanes_per_row())}), c(map.fields())});
   const uint32_t column = b.Op(spv::Op::OpIAdd, u32,
                                {b.Op(spv::Op::OpIAdd, u32, {block, within}),
-                                b.Op(spv::Op::OpUMod, u32, {idx, c(map.fields)})});
+                                b.Op(spv::Op::OpUMod, u32, {idx, c(map.fields())})});
   return b.Op(spv::Op::OpCompositeConstruct, result_type, {row, column});
 }
 

@@ -1,4 +1,5 @@
-// Intel's element mapping, and moving slice elements between SPIR-V values.
+// Native blocks inside slices under Intel's element mapping (device/coop_layout.hpp), and moving
+// slice elements between SPIR-V values.
 #include <algorithm>
 
 #include "opt/lower_cooperative_matrix_builder.hpp"
@@ -6,64 +7,20 @@
 
 namespace xmx::opt::lower_coop {
 
-std::optional<ElementMapping> ElementMapping::Make(MatrixUse use, uint32_t rows, uint32_t columns,
-                                                   uint32_t bits, uint32_t subgroup_size,
-                                                   std::string* why_not) {
-  auto fail = [&](const std::string& reason) -> std::optional<ElementMapping> {
-    *why_not = "no element mapping for a " + std::to_string(rows) + "x" + std::to_string(columns) +
-               " " + std::to_string(bits) + "-bit matrix at subgroup size " +
-               std::to_string(subgroup_size) + ": " + reason;
-    return std::nullopt;
-  };
-  if (subgroup_size != 8 && subgroup_size != 16) {
-    return fail("Intel's mapping (DECISIONS.md 15) is defined at subgroup sizes 8 and 16");
-  }
-  if (bits != 8 && bits != 16 && bits != 32) return fail("components must have 8, 16 or 32 bits");
-  if (rows == 0 || columns == 0 || rows > 256 || columns > 256) {
-    return fail("rows and columns must be 1 to 256");
-  }
-  ElementMapping m;
-  m.use = use;
-  m.rows = rows;
-  m.columns = columns;
-  m.bits = bits;
-  m.subgroup_size = subgroup_size;
-  if (use == MatrixUse::kA) {
-    // The A operand's contribution unit: 16 bits at subgroup size 16, 32 bits at 8.
-    const uint32_t unit = std::max(subgroup_size == 8 ? 32u : 16u, bits);
-    m.fields = unit / bits;
-    m.block_columns = std::min(columns, subgroup_size * m.fields);
-  } else {
-    m.fields = 1;
-    m.block_columns = subgroup_size;
-  }
-  if (columns % m.block_columns != 0 || m.block_columns % m.fields != 0) {
-    return fail("the columns must be a multiple of " + std::to_string(m.block_columns));
-  }
-  m.lanes_per_row = m.block_columns / m.fields;
-  if (subgroup_size % m.lanes_per_row != 0) return fail("a row does not divide the subgroup");
-  m.row_phases = subgroup_size / m.lanes_per_row;
-  if (rows % m.row_phases != 0) {
-    return fail("the rows must be a multiple of " + std::to_string(m.row_phases));
-  }
-  m.length = rows * columns / subgroup_size;
-  return m;
-}
-
 std::optional<std::vector<int>> MapElements(const ElementMapping& whole, const ElementMapping& part,
                                             uint32_t row_offset, uint32_t column_offset) {
   std::map<Coord, uint32_t> lane0;
-  for (uint32_t e = 0; e < whole.length; ++e) lane0.emplace(whole.ElementCoord(e, 0), e);
-  std::vector<int> out(part.length, -1);
-  for (uint32_t e = 0; e < part.length; ++e) {
+  for (uint32_t e = 0; e < whole.length(); ++e) lane0.emplace(whole.ElementCoord(e, 0), e);
+  std::vector<int> out(part.length(), -1);
+  for (uint32_t e = 0; e < part.length(); ++e) {
     Coord c = part.ElementCoord(e, 0);
     c.row += row_offset;
     c.column += column_offset;
-    if (c.row >= whole.rows || c.column >= whole.columns) {
+    if (c.row >= whole.rows() || c.column >= whole.columns()) {
       // Padding: it must be padding in every invocation.
-      for (uint32_t lane = 1; lane < part.subgroup_size; ++lane) {
+      for (uint32_t lane = 1; lane < part.subgroup_size(); ++lane) {
         const Coord d = part.ElementCoord(e, lane);
-        if (d.row + row_offset < whole.rows && d.column + column_offset < whole.columns) {
+        if (d.row + row_offset < whole.rows() && d.column + column_offset < whole.columns()) {
           return std::nullopt;
         }
       }
@@ -71,7 +28,7 @@ std::optional<std::vector<int>> MapElements(const ElementMapping& whole, const E
     }
     auto it = lane0.find(c);
     if (it == lane0.end()) return std::nullopt;
-    for (uint32_t lane = 1; lane < part.subgroup_size; ++lane) {
+    for (uint32_t lane = 1; lane < part.subgroup_size(); ++lane) {
       Coord d = part.ElementCoord(e, lane);
       d.row += row_offset;
       d.column += column_offset;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "ir/type_table.hpp"
@@ -25,6 +26,9 @@ struct Lowering {
   std::map<uint32_t, MatrixType> matrices;  // by the id of the OpTypeCooperativeMatrixKHR
   std::map<uint32_t, uint32_t> renames;     // old id -> the id that replaces it
   std::string error;                        // set when lowering fails
+  // Native instructions from fp32 C to a 16-bit Result (no device row has them), replaced by
+  // their exact emulation once the module is lowered.
+  std::set<uint32_t> exact_mads;
 
   const MatrixType* MatrixOfType(uint32_t type) const {
     auto it = matrices.find(type);

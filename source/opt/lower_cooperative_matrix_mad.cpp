@@ -3,6 +3,7 @@
 // chained through the accumulator in Result's format; M below 8 is padded to the next native M
 // (1, 2, 4, 8) with zero rows that are dropped afterwards.
 #include "opt/lower_cooperative_matrix_lowering.hpp"
+#include "opt/lower_cooperative_matrix_memory.hpp"
 
 namespace xmx::opt::lower_coop {
 namespace {
@@ -11,6 +12,7 @@ using device::ElementType;
 
 // KHR Cooperative Matrix Operands bits.
 constexpr uint32_t kASigned = 0x1, kBSigned = 0x2, kSaturating = 0x10;
+constexpr uint32_t kSubgroupScope = 3;
 // SPV_INTEL_subgroup_matrix_multiply_accumulate operand bits.
 constexpr uint32_t kMadASigned = 0x1, kMadBSigned = 0x2, kMadCBF16 = 0x4, kMadResultBF16 = 0x8,
                    kMadAInt8 = 0x10, kMadBInt8 = 0x20, kMadATF32 = 0x100, kMadBTF32 = 0x200,
@@ -98,8 +100,8 @@ class MulAdd {
     std::vector<ElementSource> a_elements = Elements(b_, a_->rep, inst_.word(0));
     std::vector<ElementSource> b_elements = Elements(b_, bm_->rep, inst_.word(1));
     std::vector<ElementSource> c_elements = Elements(b_, c_->rep, inst_.word(2));
-    std::vector<ElementSource> d_elements(d_->mapping.length);
-    std::vector<bool> assigned(d_->mapping.length, false);
+    std::vector<ElementSource> d_elements(d_->mapping.length());
+    std::vector<bool> assigned(d_->mapping.length(), false);
     for (uint32_t row0 = 0; row0 < m_; row0 += 8) {
       const uint32_t rows = std::min(8u, m_ - row0);
       uint32_t native_m = rows <= 1 ? 1 : rows <= 2 ? 2 : rows <= 4 ? 4 : 8;
@@ -115,9 +117,13 @@ class MulAdd {
         for (uint32_t k0 = 0; k0 < k_; k0 += native_k_) {
           Acc step = acc == d_acc_ && NativeAccOk(acc) ? acc : Widest();
           value = Convert(value, acc, step, native_m);
-          value = Native(a_elements, b_elements, row0, col0, k0, native_m, step, value);
+          const uint32_t sum =
+              Native(a_elements, b_elements, row0, col0, k0, native_m, step, value, step);
+          if (sum == 0) return false;
+          value = step == Acc::kF32 && (d_acc_ == Acc::kF16 || d_acc_ == Acc::kBF16)
+                      ? RoundOnce(a_elements, b_elements, row0, col0, k0, native_m, value, sum)
+                      : Convert(sum, step, d_acc_, native_m);
           if (value == 0) return false;
-          value = Convert(value, step, d_acc_, native_m);
           acc = d_acc_;
         }
         // Into the Result's slice.
@@ -260,11 +266,80 @@ class MulAdd {
     return value;  // not reached: the native rows need no other conversion
   }
 
+  // Whether each component of a float vector (or scalar) lies exactly halfway between two
+  // neighbours of the 16-bit Result format: its bits below the format's last place are 1000...0.
+  // bf16 keeps fp32's exponent, so that is the low 16 bits; fp16 drops 13 bits of a normal
+  // number, and one more per binade below its smallest normal, 2^-14 (an fp32 exponent field of
+  // 113), counting the implicit bit; from 25 on no bit pattern is halfway.
+  uint32_t Halfway(uint32_t value, uint32_t count) {
+    const uint32_t u32s = b_.IntType(32);
+    const uint32_t u32 = b_.ScalarOrVector(u32s, count);
+    const uint32_t boolean = b_.ScalarOrVector(b_.BoolType(), count);
+    auto k = [&](uint64_t v) { return Splat(u32s, count, v); };
+    const uint32_t bits = b_.Op(spv::Op::OpBitcast, u32, {value});
+    if (d_acc_ == Acc::kBF16) {
+      return b_.Op(spv::Op::OpIEqual, boolean,
+                   {b_.Op(spv::Op::OpBitwiseAnd, u32, {bits, k(0xFFFF)}), k(0x8000)});
+    }
+    const uint32_t exponent =
+        b_.Op(spv::Op::OpBitwiseAnd, u32,
+              {b_.Op(spv::Op::OpShiftRightLogical, u32, {bits, k(23)}), k(0xFF)});
+    const uint32_t significand =
+        b_.Op(spv::Op::OpBitwiseOr, u32,
+              {b_.Op(spv::Op::OpBitwiseAnd, u32, {bits, k(0x7FFFFF)}), k(0x800000)});
+    // Dropped bits: 13 from exponent field 113 up, 126 - field below it, at most 25.
+    const uint32_t below = b_.Op(spv::Op::OpISub, u32, {k(126), exponent});
+    const uint32_t capped =
+        b_.Op(spv::Op::OpSelect, u32,
+              {b_.Op(spv::Op::OpUGreaterThan, boolean, {below, k(25)}), k(25), below});
+    const uint32_t dropped =
+        b_.Op(spv::Op::OpSelect, u32,
+              {b_.Op(spv::Op::OpULessThan, boolean, {exponent, k(113)}), capped, k(13)});
+    const uint32_t half = b_.Op(spv::Op::OpShiftLeftLogical, u32,
+                                {k(1), b_.Op(spv::Op::OpISub, u32, {dropped, k(1)})});
+    const uint32_t mask =
+        b_.Op(spv::Op::OpISub, u32, {b_.Op(spv::Op::OpShiftLeftLogical, u32, {half, k(1)}), k(1)});
+    return b_.Op(spv::Op::OpIEqual, boolean,
+                 {b_.Op(spv::Op::OpBitwiseAnd, u32, {significand, mask}), half});
+  }
+
+  // C (fp32, `c_value`) plus a native block rounded once to the 16-bit Result, as xmx-run's
+  // exact model and one native instruction from C's format to Result's would do. The native
+  // instruction rounds to fp32 (`sum`; the device tables have no row from fp32 C to a 16-bit
+  // Result), and rounding that again gives the same bits except where `sum` lies exactly halfway
+  // between two Result values: the exact sum may lie on either side (rounding to nearest is
+  // monotonic and the halfway points are fp32 numbers). Where any invocation holds such a value,
+  // the subgroup computes the block with the instruction from fp32 to the Result format, which
+  // the pass then replaces by --emulate-xmx's exact emulation; elsewhere it converts `sum`.
+  uint32_t RoundOnce(const std::vector<ElementSource>& a_elements,
+                     const std::vector<ElementSource>& b_elements, uint32_t row0, uint32_t col0,
+                     uint32_t k0, uint32_t native_m, uint32_t c_value, uint32_t sum) {
+    const uint32_t boolean = b_.BoolType();
+    const uint32_t rounded = Convert(sum, Acc::kF32, d_acc_, native_m);
+    uint32_t halfway = Halfway(sum, native_m);
+    if (native_m > 1) halfway = b_.Op(spv::Op::OpAny, boolean, {halfway});
+    const uint32_t anywhere =
+        b_.Op(spv::Op::OpGroupAny, boolean, {b_.UIntConstant(32, kSubgroupScope), halfway});
+    bool failed = false;
+    const uint32_t value = Choose(
+        l_, anywhere, b_.ScalarOrVector(AccScalar(d_acc_), native_m),
+        [&] {
+          const uint32_t exact =
+              Native(a_elements, b_elements, row0, col0, k0, native_m, Acc::kF32, c_value, d_acc_);
+          failed = exact == 0;
+          return exact;
+        },
+        [&] { return rounded; });
+    return failed ? 0 : value;
+  }
+
   // One native multiply-add: rows [row0, row0 + native_m), columns [col0, col0 + SG), K block
-  // [k0, k0 + native K).
+  // [k0, k0 + native K), C in `acc`'s format, the result in `result_acc`'s. A result format
+  // other than C's has no row in the device tables: the instruction is recorded for the exact
+  // emulation (RoundOnce).
   uint32_t Native(const std::vector<ElementSource>& a_elements,
                   const std::vector<ElementSource>& b_elements, uint32_t row0, uint32_t col0,
-                  uint32_t k0, uint32_t native_m, Acc acc, uint32_t c_value) {
+                  uint32_t k0, uint32_t native_m, Acc acc, uint32_t c_value, Acc result_acc) {
     const uint32_t sg = l_.subgroup_size;
     std::string why;
     auto a_map = ElementMapping::Make(MatrixUse::kA, native_m, native_k_, a_->bits, sg, &why);
@@ -281,7 +356,7 @@ class MulAdd {
     for (int big : *b_index) b_srcs.push_back(b_elements[big]);
     const bool tf32 = a_kind_ == Numeric::kTF32;
     const uint32_t a_scalar = tf32 ? b_.FloatType(32) : b_.IntType(sg == 8 ? 32 : 16);
-    const uint32_t a_count = a_map->length * a_->bits / b_.TypeBits(a_scalar);
+    const uint32_t a_count = a_map->length() * a_->bits / b_.TypeBits(a_scalar);
     const uint32_t b_scalar = tf32 ? b_.FloatType(32) : b_.IntType(32);
     const uint32_t a_value = GatherAs(b_, a_->component_type, a_srcs, a_scalar, a_count);
     const uint32_t b_value = GatherAs(b_, bm_->component_type, b_srcs, b_scalar, 8);
@@ -301,7 +376,18 @@ class MulAdd {
         mask = kMadATF32 | kMadBTF32;
         break;
     }
-    if (acc == Acc::kBF16) mask |= kMadCBF16 | kMadResultBF16;
+    if (acc == Acc::kBF16) mask |= kMadCBF16;
+    if (result_acc == Acc::kBF16) mask |= kMadResultBF16;
+    if (result_acc != acc) {
+      ir::Instruction mad(spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL,
+                          b_.ScalarOrVector(AccScalar(result_acc), native_m), 0);
+      mad.AddIdOperand(b_.UIntConstant(32, native_k_));
+      for (uint32_t id : {a_value, b_value, c_value}) mad.AddIdOperand(id);
+      mad.AddOperand(grammar::OperandKindId::kMatrixMultiplyAccumulateOperands, {mask});
+      const uint32_t id = b_.Insert(std::move(mad));
+      l_.exact_mads.insert(id);
+      return id;
+    }
     // The native row must be in the device's matrix_mad table.
     device::MatrixMadQuery query;
     query.subgroup_size = sg;

@@ -73,10 +73,10 @@ class PerLaneAccess {
     const ElementMapping& map = m_.mapping;
     const uint32_t u32 = b.IntType(32);
     const uint32_t lane = b.LaneId();
-    uint32_t lane_row = b.Op(spv::Op::OpUDiv, u32, {lane, b.UIntConstant(32, map.lanes_per_row)});
-    uint32_t lane_col = b.Op(spv::Op::OpUMod, u32, {lane, b.UIntConstant(32, map.lanes_per_row)});
-    if (map.fields != 1) {
-      lane_col = b.Op(spv::Op::OpIMul, u32, {lane_col, b.UIntConstant(32, map.fields)});
+    uint32_t lane_row = b.Op(spv::Op::OpUDiv, u32, {lane, b.UIntConstant(32, map.lanes_per_row())});
+    uint32_t lane_col = b.Op(spv::Op::OpUMod, u32, {lane, b.UIntConstant(32, map.lanes_per_row())});
+    if (map.fields() != 1) {
+      lane_col = b.Op(spv::Op::OpIMul, u32, {lane_col, b.UIntConstant(32, map.fields())});
     }
     if (bits != 32) {
       lane_row = b.Op(spv::Op::OpUConvert, index_type_, {lane_row});
@@ -158,7 +158,7 @@ uint32_t PerLaneLoad(Lowering& l, const MemoryAccess& a) {
   access.Prepare();
   const MatrixType& m = *a.matrix;
   std::vector<ElementSource> elements;
-  for (uint32_t e = 0; e < m.mapping.length; ++e) {
+  for (uint32_t e = 0; e < m.mapping.length(); ++e) {
     const uint32_t pointer = access.ElementPointer(e);
     elements.push_back({l.b.Op(spv::Op::OpLoad, m.component_type, {pointer}), 0, 0});
   }
@@ -170,7 +170,7 @@ void PerLaneStore(Lowering& l, const MemoryAccess& a) {
   access.Prepare();
   const MatrixType& m = *a.matrix;
   const std::vector<ElementSource> elements = Elements(l.b, m.rep, a.object);
-  for (uint32_t e = 0; e < m.mapping.length; ++e) {
+  for (uint32_t e = 0; e < m.mapping.length(); ++e) {
     const uint32_t pointer = access.ElementPointer(e);
     const uint32_t value = ScalarOf(l.b, m.component_type, elements[e]);
     l.b.Op(spv::Op::OpStore, 0, {pointer, value});

@@ -50,12 +50,14 @@ if(TARGET xmx-opt)
   # 8- and 16-bit subgroup typings on a device without cl_intel_subgroups_char / _short (a pvc
   # profile without those features): shuffles, broadcasts, reductions and scans (the exclusive
   # min / max identities included) widened to 32 bits, buffer block IO as per-component loads and
-  # stores. The input is not valid on that profile, so xmx-opt skips validation and the output
+  # stores, image block reads of every vector size (at negative, unaligned and clamped
+  # coordinates) as 32-bit image block reads and shuffles. The input is not valid on that profile, so xmx-opt skips validation and the output
   # is validated on it; both run on pvc.
   set(no_char ${XMX_EMULATE_DIR}/profiles/pvc-no-char-short.json)
   foreach(case "emu_narrow_scans|${XMX_EMULATE_DIR}/spv/emu_narrow_scans.llc22.O2.spv"
                "intel_char_group|${CMAKE_SOURCE_DIR}/test/corpus/spv/intel_char_group.llc22.O2.spv"
-               "intel_block_uc|${CMAKE_SOURCE_DIR}/test/corpus/spv/intel_block_uc.llc22.O2.spv")
+               "intel_block_uc|${CMAKE_SOURCE_DIR}/test/corpus/spv/intel_block_uc.llc22.O2.spv"
+               "emu_image_block_read|${XMX_EMULATE_DIR}/spv/emu_image_block_read.llc22.O2.spv")
     string(REPLACE "|" ";" parts "${case}")
     list(GET parts 0 name)
     list(GET parts 1 module)
@@ -109,6 +111,14 @@ if(TARGET xmx-opt)
                    -o ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/refused.spv)
   set_tests_properties(opt.emulate.refuses_open_subgroup_size
                        PROPERTIES FIXTURES_REQUIRED opt_emulate_refused)
+  # An 8- or 16-bit image block write has no exact emulation (the corpus kernel writes a ushort4
+  # block): refused, naming the instruction and why.
+  add_test(NAME opt.emulate.refuses_narrow_image_write
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_exit.py 1
+                   "cannot emulate the 16-bit image_block_io for device pvc-no-char-short: an 8- or 16-bit image block write has no exact emulation"
+                   -- $<TARGET_FILE:xmx-opt> --skip-validation --device-profile ${no_char}
+                   --emulate-xmx ${CMAKE_SOURCE_DIR}/test/corpus/spv/intel_image_block.llc22.O2.spv
+                   -o ${CMAKE_CURRENT_BINARY_DIR}/opt_emulate/refused_image_write.spv)
   add_test(NAME opt.emulate.inputs
            COMMAND ${Python3_EXECUTABLE} ${XMX_EMULATE_DIR}/make_inputs.py --check)
 endif()

@@ -13,6 +13,8 @@
 #   opt.lower_coop.block2d.<case>        each 2D block form (plain, transform, transpose, packed,
 #                                        several blocks, stores, the narrow-row case of A.5 step 3)
 #                                        on a surface wide enough for it: same dumps as the input
+#   opt.lower_coop.rounding.<row>.<dev>  the rows with an fp32 C and a 16-bit D on inputs that
+#                                        tell one rounding from two: the input's bytes, rounded once
 #   opt.lower_coop.refuse.<what>         failures: exit 1 with the reason, nothing written
 set(xmx_lower_dir ${CMAKE_SOURCE_DIR}/test/coop/accept_spv)
 set(xmx_lower_check ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/test/opt/lower_coop/check_lower_coop.py)
@@ -35,6 +37,21 @@ foreach(module ${xmx_lower_modules})
              COMMAND ${xmx_lower_check} accept $<TARGET_FILE:xmx-opt> $<TARGET_FILE:xmx-val>
                      $<TARGET_FILE:xmx-run> ${module} ${xmx_lower_dir}/manifest.json ${device}
                      ${xmx_lower_work}/${stem}.${device} ${block2d})
+  endforeach()
+endforeach()
+
+# One rounding (issue 12): every table row with an fp32 C and a 16-bit float D, on inputs where
+# rounding the fp32 sum again differs from rounding the exact sum once.
+foreach(module ${xmx_lower_modules})
+  get_filename_component(stem ${module} NAME_WLE)
+  if(NOT stem MATCHES "^row_sg16_[a-z0-9]+_[a-z0-9]+_f32_(f16|bf16k?)_")
+    continue()
+  endif()
+  foreach(device pvc bmg)
+    add_test(NAME opt.lower_coop.rounding.${stem}.${device}
+             COMMAND ${xmx_lower_check} rounding $<TARGET_FILE:xmx-opt> $<TARGET_FILE:xmx-val>
+                     $<TARGET_FILE:xmx-run> ${module} ${xmx_lower_dir}/manifest.json ${device}
+                     ${xmx_lower_work}/rounding.${stem}.${device})
   endforeach()
 endforeach()
 
@@ -87,6 +104,45 @@ foreach(pair a_bf16_32x16_row:OpSubgroup2DBlockLoadINTEL
                    --arg i64:64 --dump 1=out.bin --dump 2=back.bin)
 endforeach()
 
+# Column-major 8- and 16-bit loads through transposed 32-bit blocks, PackedINTEL stores through
+# plain 32-bit blocks, column-major stores through tiles transposed by shuffles and plain stores
+# (test/opt/lower_coop/block2d/, written by gen_block2d.py), on pvc and bmg.
+foreach(pair block2d/b_bf16_16x16_col:OpSubgroup2DBlockLoadTransposeINTEL
+             block2d/b_i16_16x64_col:OpSubgroup2DBlockLoadTransposeINTEL
+             block2d/c_half_16x16_col:OpSubgroup2DBlockLoadTransposeINTEL
+             block2d/c_half_32x64_col:OpSubgroup2DBlockLoadTransposeINTEL
+             block2d/a_bf16_32x16_col:OpSubgroup2DBlockLoadTransposeINTEL
+             run_spv/dump_b_i8_32x16_col:OpSubgroup2DBlockLoadTransposeINTEL
+             block2d/c_f32_32x64_col:OpSubgroup2DBlockLoadTransposeINTEL
+             run_spv/dump_b_bf16_16x16_packed:OpSubgroup2DBlockStoreINTEL
+             run_spv/dump_b_i8_32x16_packed:OpSubgroup2DBlockStoreINTEL
+             block2d/b_bf16_16x16_col:OpSubgroup2DBlockStoreINTEL
+             block2d/b_i16_16x64_col:OpSubgroup2DBlockStoreINTEL
+             block2d/c_half_16x16_col:OpSubgroup2DBlockStoreINTEL
+             block2d/c_half_32x64_col:OpSubgroup2DBlockStoreINTEL
+             block2d/a_bf16_32x16_col:OpSubgroup2DBlockStoreINTEL
+             block2d/c_f32_32x64_col:OpSubgroup2DBlockStoreINTEL
+             run_spv/dump_b_i8_32x16_col:OpSubgroup2DBlockStoreINTEL)
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 path)
+  list(GET pair 1 opcode)
+  get_filename_component(case ${path} NAME)
+  string(REGEX REPLACE "^dump_" "" case ${case})
+  if(path MATCHES "^run_spv/")
+    set(module ${CMAKE_SOURCE_DIR}/test/coop/${path}.llc22.O2.spv)
+  else()
+    set(module ${CMAKE_SOURCE_DIR}/test/opt/lower_coop/${path}.spv)
+  endif()
+  foreach(device pvc bmg)
+    add_test(NAME opt.lower_coop.block2d.${case}.${opcode}.${device}
+             COMMAND ${xmx_lower_check} same $<TARGET_FILE:xmx-opt> $<TARGET_FILE:xmx-val>
+                     $<TARGET_FILE:xmx-run> ${module} ${device}
+                     ${xmx_lower_work}/block2d.${case}.${opcode}.${device} ${opcode} -- --global 16
+                     --local 16 --arg buffer:random=5:65536 --arg buffer:zero:24576
+                     --arg buffer:zero:65536 --arg i64:64 --dump 1=out.bin --dump 2=back.bin)
+  endforeach()
+endforeach()
+
 # Local memory (test/opt/lower_coop/local_roundtrip.ll): matrices stored to and loaded from a
 # Workgroup pointer, which 2D block IO cannot address, take the per-element form.
 add_test(NAME opt.lower_coop.local_memory
@@ -121,7 +177,7 @@ add_test(NAME opt.lower_coop.refuse.tf32_on_dg2
 add_test(NAME opt.lower_coop.refuse.default_subgroup_size
          COMMAND ${xmx_lower_check} refuse $<TARGET_FILE:xmx-opt>
                  ${CMAKE_SOURCE_DIR}/test/coop/run_spv/sg8_mad_tf32_8x8x8.llc22.O2.spv
-                 ${xmx_lower_work}/refuse "no element mapping for a 8x8 32-bit matrix at subgroup size 16"
+                 ${xmx_lower_work}/refuse "no element mapping for a 8x8 32-bit Use"
                  --lower-cooperative-matrix=dg2)
 # int4 components have no element mapping (DECISIONS 15 covers 8, 16 and 32 bits).
 add_test(NAME opt.lower_coop.refuse.int4

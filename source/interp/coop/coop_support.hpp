@@ -5,10 +5,15 @@
 #include <cstdint>
 #include <optional>
 
-#include "interp/coop/coop_layout.hpp"
+#include "device/coop_layout.hpp"
 #include "ir/type_table.hpp"
 
 namespace xmx::interp {
+
+// The element mapping is the device layer's (device/coop_layout.hpp).
+using device::CoopCoord;
+using device::CoopLayout;
+using device::CoopUse;
 
 // How a component of a matrix (or a scalar converted to or from one) is stored.
 enum class CoopComponent : uint8_t { kOther, kInt8, kInt16, kInt32, kHalf, kBFloat16, kFloat };

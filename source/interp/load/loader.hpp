@@ -13,7 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "interp/coop/coop_layout.hpp"
+#include "device/coop_layout.hpp"
 #include "interp/load/uniformity.hpp"
 #include "interp/model/program.hpp"
 #include "ir/module_info.hpp"
@@ -24,6 +24,11 @@
 #include "xmx/result.hpp"
 
 namespace xmx::interp {
+
+// The element mapping is the device layer's (device/coop_layout.hpp).
+using device::CoopCoord;
+using device::CoopLayout;
+using device::CoopUse;
 
 struct LoadOptions {
   std::string kernel;              // empty: the module's only kernel

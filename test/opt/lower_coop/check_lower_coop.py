@@ -21,6 +21,13 @@
   check_lower_coop.py same XMX_OPT XMX_VAL XMX_RUN MODULE DEVICE WORKDIR OPCODE -- XMX_RUN_ARGS...
       MODULE lowered for DEVICE must pass xmx-val, contain OPCODE, and give the dumps
       (--dump INDEX=NAME in XMX_RUN_ARGS, NAME inside WORKDIR) the input gives, byte for byte.
+  check_lower_coop.py rounding XMX_OPT XMX_VAL XMX_RUN MODULE MANIFEST DEVICE WORKDIR
+      MODULE is a table-row module of test/coop/accept_spv with an fp32 C and a 16-bit float D.
+      Its inputs put every element of C exactly halfway between two neighbours of D's format and
+      make the products add a tiny amount of either sign, or nothing, so that the exact sum
+      rounded once to D and the fp32 sum rounded again to D differ (the check makes sure they do
+      for many elements). Lowered for DEVICE and valid there, it must give the input module's
+      bytes under --mma-fp exact, which must be the exact sums rounded once.
   check_lower_coop.py refuse XMX_OPT MODULE WORKDIR TEXT [FLAG...]
       xmx-opt FLAG... MODULE must exit 1 saying TEXT on standard error, and write nothing.
 """
@@ -199,6 +206,70 @@ def check_same(argv):
     return "%s lowered for %s (with %s) gives the input's dumps" % (module.name, device, opcode)
 
 
+def lower(xmx_opt, xmx_val, module, device, lowered):
+    code, out, err = run([xmx_opt, "--target-env", "spv1.6", "--lower-cooperative-matrix=%s" % device,
+                          str(module), "-o", str(lowered)])
+    if code != 0:
+        raise accept.Failure("xmx-opt exit %d: %s" % (code, (out + err)[-2000:]))
+    code, out, err = run([xmx_val, "--device", device, str(lowered)])
+    if code != 0:
+        raise accept.Failure("the lowered module is invalid:\n%s" % (out + err)[-2000:])
+
+
+def halfway_tile(rng, entry):
+    """A, B, C for one tile: C[i][j] halfway between two neighbours of D's format (binades 2^-3 to
+    2^3, both signs), A[i][0] * B[0][j] = +-2^-28 or 0 (far below half an fp32 unit in the last
+    place of C), every other product 0."""
+    m, n, k, d = entry["m"], entry["n"], entry["k"], entry["d"]
+    mbits = accept.FLOAT[d][1]
+    F = accept.Fraction
+    C = [[(-1) ** rng.randint(0, 1) * (F(rng.randrange(1 << mbits, 2 << mbits)) + F(1, 2)) *
+          F(2) ** (rng.randint(-3, 3) - mbits) for _ in range(n)] for _ in range(m)]
+    A = [[F(0)] * k for _ in range(m)]
+    B = [[F(0)] * n for _ in range(k)]
+    for i in range(m):
+        A[i][0] = (-1) ** rng.randint(0, 1) * F(1, 1 << 14)
+    for j in range(n):
+        B[0][j] = rng.choice([-1, 0, 1]) * F(1, 1 << 14)
+    return A, B, C
+
+
+def check_rounding(argv):
+    xmx_opt, xmx_val, xmx_run, module, manifest, device, work = argv
+    module, work = pathlib.Path(module), pathlib.Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    entry = accept.json.loads(pathlib.Path(manifest).read_text())[module.name.split(".")[0]]
+    d = entry["d"]
+    if entry["c"] != "f32" or d not in ("f16", "bf16", "bf16k"):
+        raise accept.Failure("%s does not have an fp32 C and a 16-bit float D" % module.name)
+    lowered = work / (module.stem + ".lowered-%s.spv" % device)
+    lower(xmx_opt, xmx_val, module, device, lowered)
+    rng = accept.random.Random(accept.zlib.crc32(module.name.encode()))
+    tiles = [halfway_tile(rng, entry) for _ in range(2)]  # two work-groups, one tile each
+    paths = accept.write_tiles(work, module.stem, entry, tiles)
+    want, differ = [], 0
+    for A, B, C in tiles:
+        for value in accept.flat(accept.matmul(A, B, C)):
+            once = accept.round_bits(value, d)
+            twice = accept.round_bits(accept.bits_value(accept.round_bits(value, "f32"), "f32"), d)
+            want.append(once)
+            differ += once != twice
+    if differ < 8:
+        raise accept.Failure("the inputs do not tell one rounding from two (%d elements)" % differ)
+    sg = entry["sg"]
+    dump = work / ("%s.d.bin" % module.stem)
+    launch = ["--global", str(2 * sg), "--local", str(sg)]
+    for p in paths:
+        launch += ["--arg", "buffer:file=%s" % p]
+    launch += ["--arg", "buffer:zero:%d" % (2 * entry["m"] * entry["n"] * accept.SIZE[d]),
+               "--dump", "3=%s" % dump]
+    PairedRun(xmx_run, module, None)(None, lowered, device, launch, ["--mma-fp", "exact"])
+    accept.compare(accept.decode(dump.read_bytes(), d), [{w} for w in want], d,
+                   "%s lowered for %s, D" % (module.name, device))
+    return "%s lowered for %s: D rounded once, as the input module (%d of %d elements differ " \
+        "from two roundings)" % (module.name, device, differ, len(want))
+
+
 def check_refuse(argv):
     xmx_opt, module, work, want = argv[:4]
     flags = argv[4:]
@@ -216,7 +287,7 @@ def check_refuse(argv):
 
 def main():
     modes = {"accept": check_accept, "suite": check_suite, "same": check_same,
-             "refuse": check_refuse}
+             "rounding": check_rounding, "refuse": check_refuse}
     if len(sys.argv) < 2 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     try:

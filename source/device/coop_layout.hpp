@@ -1,10 +1,10 @@
 // Where the elements of a cooperative matrix live (DECISIONS.md 15; COOPERATIVE-MATRIX.md A4):
 // Intel's mapping, the one IGC implements, which is the operand layout of
 // OpSubgroupMatrixMultiplyAccumulateINTEL. A matrix value is held by each invocation as its slice,
-// `length` elements of the component type in the lane-major register layout (value_layout.hpp);
-// element e of invocation j is the matrix element ElementCoord(e, j), which is also what
-// OpCooperativeMatrixGetElementCoordINTEL returns. Load, store, get-coord, element access and
-// OpCooperativeMatrixLengthKHR all use this one function.
+// `length` elements of the component type; element e of invocation j is the matrix element
+// ElementCoord(e, j), which is also what OpCooperativeMatrixGetElementCoordINTEL returns. It is a
+// fact of the device family, stated once here: xmx-run executes cooperative matrices with it and
+// --lower-cooperative-matrix writes the native code with it, so the two cannot drift apart.
 //
 // The mapping (IGC's DEFINE_GET_COORD, extended to the large shapes of A4). An invocation holds
 // `fields` consecutive columns of one row together (its contribution unit): for A, 16 bits at
@@ -24,12 +24,16 @@
 #include <optional>
 #include <string>
 
-namespace xmx::interp {
+namespace xmx::device {
 
 enum class CoopUse : uint8_t { kA = 0, kB = 1, kAccumulator = 2 };
 
 struct CoopCoord {
   uint32_t row = 0, column = 0;
+  bool operator==(const CoopCoord&) const = default;
+  bool operator<(const CoopCoord& o) const {
+    return row != o.row ? row < o.row : column < o.column;
+  }
 };
 
 class CoopLayout {
@@ -44,9 +48,17 @@ class CoopLayout {
   uint32_t length() const { return length_; }
   uint32_t rows() const { return rows_; }
   uint32_t columns() const { return columns_; }
+  uint32_t element_bits() const { return element_bits_; }
   uint32_t element_bytes() const { return element_bits_ / 8; }
   uint32_t subgroup_size() const { return subgroup_size_; }
   CoopUse use() const { return use_; }
+  // The terms of the formula above, for code that computes ElementCoord at run time (per lane):
+  // consecutive columns an invocation holds together, invocations per row of a column block,
+  // columns of a column block, row phases.
+  uint32_t fields() const { return fields_; }
+  uint32_t lanes_per_row() const { return lanes_per_row_; }
+  uint32_t block_columns() const { return block_columns_; }
+  uint32_t row_phases() const { return row_phases_; }
 
   // The matrix element that element `element` (< length) of invocation `lane` holds.
   CoopCoord ElementCoord(uint32_t element, uint32_t lane) const {
@@ -63,4 +75,4 @@ class CoopLayout {
   uint32_t fields_ = 1, block_columns_ = 0, lanes_per_row_ = 0, row_phases_ = 1, length_ = 0;
 };
 
-}  // namespace xmx::interp
+}  // namespace xmx::device

@@ -1,8 +1,8 @@
-#include "interp/coop/coop_layout.hpp"
+#include "device/coop_layout.hpp"
 
 #include <algorithm>
 
-namespace xmx::interp {
+namespace xmx::device {
 namespace {
 
 const char* UseName(CoopUse use) {
@@ -26,7 +26,7 @@ std::optional<CoopLayout> CoopLayout::Make(CoopUse use, uint32_t rows, uint32_t 
                            std::to_string(element_bits) + "-bit Use " + UseName(use) +
                            " matrix at subgroup size " + std::to_string(subgroup_size);
   auto fail = [&](const std::string& reason) -> std::optional<CoopLayout> {
-    *why_not = "xmx-run has no element mapping for a " + what + ": " + reason;
+    *why_not = "no element mapping for a " + what + ": " + reason;
     return std::nullopt;
   };
   if (subgroup_size != 8 && subgroup_size != 16) {
@@ -73,4 +73,4 @@ std::optional<CoopLayout> CoopLayout::Make(CoopUse use, uint32_t rows, uint32_t 
   return l;
 }
 
-}  // namespace xmx::interp
+}  // namespace xmx::device

@@ -1,16 +1,18 @@
-// The cooperative-matrix element mapping (source/interp/coop/coop_layout.hpp) against the facts
+// The cooperative-matrix element mapping (source/device/coop_layout.hpp) against the facts
 // COOPERATIVE-MATRIX.md A4 states one by one: Length per shape, the get-coord examples of the
-// table, the large accumulator slices, and the shapes that have no mapping.
+// table, the large accumulator slices, and the shapes that have no mapping; and against a model
+// written here, slice by slice, on every shape of a sweep.
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
-#include "interp/coop/coop_layout.hpp"
+#include "device/coop_layout.hpp"
 
-namespace xmx::interp {
+namespace xmx::device {
 namespace {
 
 CoopLayout Make(CoopUse use, uint32_t rows, uint32_t cols, uint32_t bits, uint32_t sg) {
@@ -125,5 +127,74 @@ TEST(CoopLayout, ShapesWithoutAMappingAreRefusedWithTheReason) {
   EXPECT_FALSE(CoopLayout::Make(CoopUse::kA, 0, 16, 16, 16, &why));
 }
 
+// The model: an invocation's slice written out in order. A holds its elements in contribution
+// units (16 bits at subgroup size 16, 32 at 8; tf32 one element), B and the accumulator one
+// element per invocation and row. A column block is the columns one row of units spans over the
+// subgroup (A: at most the matrix's columns; B, accumulator: the subgroup size); when a row
+// needs fewer invocations than the subgroup has, the invocations take the rows in turn. The
+// slice is column block after column block, and within one, the rows the invocation takes in
+// increasing order, each row's unit element by element.
+std::optional<std::vector<std::pair<uint32_t, uint32_t>>> ModelSlice(CoopUse use, uint32_t rows,
+                                                                     uint32_t cols, uint32_t bits,
+                                                                     uint32_t sg, uint32_t lane) {
+  if ((sg != 8 && sg != 16) || (bits != 8 && bits != 16 && bits != 32) || rows == 0 || cols == 0 ||
+      rows > 256 || cols > 256) {
+    return std::nullopt;
+  }
+  uint32_t per_unit = 1, block = sg;
+  if (use == CoopUse::kA) {
+    const uint32_t unit_bits = bits > (sg == 8 ? 32u : 16u) ? bits : (sg == 8 ? 32u : 16u);
+    per_unit = unit_bits / bits;
+    block = cols < sg * per_unit ? cols : sg * per_unit;
+  }
+  if (cols % block != 0 || block % per_unit != 0) return std::nullopt;
+  const uint32_t lanes_in_row = block / per_unit;
+  if (sg % lanes_in_row != 0) return std::nullopt;
+  const uint32_t turns = sg / lanes_in_row;
+  if (rows % turns != 0) return std::nullopt;
+  std::vector<std::pair<uint32_t, uint32_t>> slice;
+  for (uint32_t first_column = 0; first_column < cols; first_column += block) {
+    for (uint32_t r = 0; r < rows; ++r) {
+      if (r % turns != lane / lanes_in_row) continue;
+      for (uint32_t f = 0; f < per_unit; ++f) {
+        slice.emplace_back(r, first_column + (lane % lanes_in_row) * per_unit + f);
+      }
+    }
+  }
+  return slice;
+}
+
+TEST(CoopLayout, AgreesWithTheModelOnEveryShapeOfTheSweep) {
+  int compared = 0;
+  for (CoopUse use : {CoopUse::kA, CoopUse::kB, CoopUse::kAccumulator}) {
+    for (uint32_t sg : {8u, 16u, 32u}) {
+      for (uint32_t bits : {4u, 8u, 16u, 32u}) {
+        for (uint32_t rows : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 16u, 32u, 64u}) {
+          for (uint32_t cols : {4u, 8u, 16u, 24u, 32u, 64u}) {
+            std::string why;
+            const std::optional<CoopLayout> l = CoopLayout::Make(use, rows, cols, bits, sg, &why);
+            const auto lane0 = ModelSlice(use, rows, cols, bits, sg, 0);
+            ASSERT_EQ(l.has_value(), lane0.has_value())
+                << static_cast<int>(use) << " " << rows << "x" << cols << " " << bits << "-bit SG"
+                << sg << ": " << why;
+            if (!l) continue;
+            for (uint32_t lane = 0; lane < sg; ++lane) {
+              const auto slice = *ModelSlice(use, rows, cols, bits, sg, lane);
+              ASSERT_EQ(l->length(), slice.size());
+              for (uint32_t e = 0; e < l->length(); ++e) {
+                ASSERT_EQ(At(*l, e, lane), slice[e])
+                    << static_cast<int>(use) << " " << rows << "x" << cols << " " << bits
+                    << "-bit SG" << sg << " element " << e << " lane " << lane;
+              }
+            }
+            ++compared;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 100);
+}
+
 }  // namespace
-}  // namespace xmx::interp
+}  // namespace xmx::device
