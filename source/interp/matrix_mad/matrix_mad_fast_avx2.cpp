@@ -341,6 +341,7 @@ bool SelectFastAvx2Kernel(Plan* plan) {
     const bool sa = p.a_element == Element::kInt8, sb = p.b_element == Element::kInt8;
     plan->run = sa ? (sb ? &RunInt8Sg16M8<true, true> : &RunInt8Sg16M8<true, false>)
                    : (sb ? &RunInt8Sg16M8<false, true> : &RunInt8Sg16M8<false, false>);
+    plan->hand_vectorized = true;
     return true;
   }
   const bool float16 = p.a_element == p.b_element &&
@@ -354,6 +355,7 @@ bool SelectFastAvx2Kernel(Plan* plan) {
     plan->run = bf16 ? &RunFloat16OrderedSg16M8<Element::kBFloat16>
                      : &RunFloat16OrderedSg16M8<Element::kHalf>;
   }
+  plan->hand_vectorized = true;
   return true;
 }
 #endif
