@@ -178,44 +178,17 @@ XMX_MMA_FAST void Decode16(const uint8_t* in, T* out, uint32_t count, Keys16* ke
   }
 }
 
-// C (16 lanes x 8 rows, [column][row]) as doubles or floats, and its exponent range when asked.
-template <class T>
-XMX_MMA_FAST void LoadFastC(const Plan& p, const uint8_t* c, T* out, ExponentRange* range) {
+// C (16 lanes x 8 rows, [column][row]) as floats, for the ordered model.
+XMX_MMA_FAST void LoadCAsFloats(const Plan& p, const uint8_t* c, float* out) {
   constexpr uint32_t kCount = kFastColumns * kFastRows;
   if (p.c_format == Accumulator::kFloat) {
-    __m256i high = _mm256_setzero_si256(), low_minus_one = _mm256_set1_epi32(-1);
     for (uint32_t i = 0; i < kCount; i += 8) {
-      const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 4 * i));
-      const __m256i key = _mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFFFF));
-      high = _mm256_max_epu32(high, key);
-      low_minus_one = _mm256_min_epu32(low_minus_one, _mm256_sub_epi32(key, _mm256_set1_epi32(1)));
-      if constexpr (std::is_same_v<T, double>) {
-        StoreAsDoubles(out + i, _mm256_castsi256_ps(bits));
-      } else {
-        _mm256_store_ps(out + i, _mm256_castsi256_ps(bits));
-      }
+      _mm256_store_ps(out + i, _mm256_loadu_ps(reinterpret_cast<const float*>(c + 4 * i)));
     }
-    if (range != nullptr) {
-      alignas(32) uint32_t l[8], h[8];
-      _mm256_store_si256(reinterpret_cast<__m256i*>(l), low_minus_one);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(h), high);
-      KeyRange keys{~0u - 1, 0};
-      for (uint32_t i = 0; i < 8; ++i) {
-        keys.low = l[i] < keys.low ? l[i] : keys.low;
-        keys.high = h[i] > keys.high ? h[i] : keys.high;
-      }
-      keys.low += 1;
-      *range = ExponentsOf<Element::kFloat>(keys);
-    }
-    return;
-  }
-  Keys16 keys = NewKeys16();
-  if (p.c_format == Accumulator::kHalf) {
-    Decode16<Element::kHalf>(c, out, kCount, &keys);
-    if (range != nullptr) *range = ExponentsOf<Element::kHalf>(ReduceKeys16(keys));
+  } else if (p.c_format == Accumulator::kHalf) {
+    Decode16<Element::kHalf>(c, out, kCount, nullptr);
   } else {
-    Decode16<Element::kBFloat16>(c, out, kCount, &keys);
-    if (range != nullptr) *range = ExponentsOf<Element::kBFloat16>(ReduceKeys16(keys));
+    Decode16<Element::kBFloat16>(c, out, kCount, nullptr);
   }
 }
 
@@ -256,23 +229,65 @@ XMX_MMA_FAST void DoubleBlock(double* acc, const double* a, const double* b) {
   }
 }
 
-template <Element kElement>
+// Columns n .. n+3 of C as doubles into acc ([column][row]), widening `keys` by their
+// magnitude keys (32-bit lanes for fp32 C, 16-bit lanes for fp16 / bf16).
+template <Accumulator kC>
+XMX_MMA_FAST void LoadCColumns(const uint8_t* c, uint32_t n, double* acc, Keys16& keys) {
+  constexpr uint32_t kValues = 4 * kFastRows;
+  if constexpr (kC == Accumulator::kFloat) {
+    for (uint32_t i = kFastRows * n; i < kFastRows * n + kValues; i += 8) {
+      const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 4 * i));
+      const __m256i key = _mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFFFF));
+      keys.high = _mm256_max_epu32(keys.high, key);
+      keys.low_minus_one =
+          _mm256_min_epu32(keys.low_minus_one, _mm256_sub_epi32(key, _mm256_set1_epi32(1)));
+      StoreAsDoubles(acc + i, _mm256_castsi256_ps(bits));
+    }
+  } else {
+    constexpr Element kFormat = kC == Accumulator::kHalf ? Element::kHalf : Element::kBFloat16;
+    Decode16<kFormat>(c + 2 * kFastRows * n, acc + kFastRows * n, kValues, &keys);
+  }
+}
+
+template <Accumulator kC>
+XMX_MMA_FAST ExponentRange CRange(const Keys16& keys) {
+  if constexpr (kC == Accumulator::kFloat) {
+    alignas(32) uint32_t low[8], high[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(low), keys.low_minus_one);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(high), keys.high);
+    KeyRange range{~0u - 1, 0};
+    for (uint32_t i = 0; i < 8; ++i) {
+      range.low = low[i] < range.low ? low[i] : range.low;
+      range.high = high[i] > range.high ? high[i] : range.high;
+    }
+    range.low += 1;
+    return ExponentsOf<Element::kFloat>(range);
+  } else if constexpr (kC == Accumulator::kHalf) {
+    return ExponentsOf<Element::kHalf>(ReduceKeys16(keys));
+  } else {
+    return ExponentsOf<Element::kBFloat16>(ReduceKeys16(keys));
+  }
+}
+
+// The exact model. B and C are converted a block of four columns at a time, just before the
+// block's sums, so that the conversions of one block overlap the multiply-adds of the previous
+// one in the CPU's out-of-order window instead of forming a phase of their own.
+template <Element kElement, Accumulator kC>
 XMX_MMA_AVX2 void RunFloat16ExactSg16M8(const Plan& p, const uint8_t* a, const uint8_t* b,
                                         const uint8_t* c, uint8_t* result) {
   alignas(32) double a_values[16 * kFastRows];     // [k][row]: A lane k is column k of A
   alignas(32) double b_values[kFastColumns * 16];  // [column][k]: B lane n is column n
   alignas(32) double acc[kFastColumns * kFastRows];
-  Keys16 a_keys = NewKeys16(), b_keys = NewKeys16();
+  Keys16 a_keys = NewKeys16(), b_keys = NewKeys16(), c_keys = NewKeys16();
   Decode16<kElement>(a, a_values, 16 * kFastRows, &a_keys);
-  Decode16<kElement>(b, b_values, kFastColumns * 16, &b_keys);
-  ExponentRange c_range;
-  LoadFastC(p, c, acc, &c_range);
   for (uint32_t n = 0; n < kFastColumns; n += 4) {
+    Decode16<kElement>(b + 32 * n, b_values + 16 * n, 4 * 16, &b_keys);
+    LoadCColumns<kC>(c, n, acc, c_keys);
     DoubleBlock<4>(acc + kFastRows * n, a_values, b_values + 16 * n);
   }
-  // (Checked after the sums, so that no vector is live across the call.)
-  const bool exact = DoubleSumIsExact(p, ExponentsOf<kElement>(ReduceKeys16(a_keys)),
-                                      ExponentsOf<kElement>(ReduceKeys16(b_keys)), c_range);
+  const bool exact =
+      DoubleSumIsExact(p, ExponentsOf<kElement>(ReduceKeys16(a_keys)),
+                       ExponentsOf<kElement>(ReduceKeys16(b_keys)), CRange<kC>(c_keys));
   if (!exact) RefineInexactSums(p, 0, a_values, b_values, c, acc);
   if (p.result_format == Accumulator::kFloat) {
     StoreFloatsFromDoubles(acc, result);
@@ -289,7 +304,7 @@ XMX_MMA_AVX2 void RunFloat16OrderedSg16M8(const Plan& p, const uint8_t* a, const
   alignas(32) float acc[kFastColumns * kFastRows];
   Decode16<kElement>(a, a_values, 16 * kFastRows, nullptr);
   Decode16<kElement>(b, b_values, kFastColumns * 16, nullptr);
-  LoadFastC(p, c, acc, nullptr);
+  LoadCAsFloats(p, c, acc);
   // acc = fp32(acc + a b) for k = 0, 1, ..., 15 in order: one fp32 FMA per step.
   for (uint32_t n = 0; n < kFastColumns; n += 8) {
     __m256 s[8];
@@ -331,6 +346,18 @@ bool IsFastShape(const Plan& p, uint32_t k) {
          p.b_lane_bytes == k * p.b_element_bits / 8;
 }
 
+template <Element kElement>
+RunFn ExactFor(Accumulator c_format) {
+  switch (c_format) {
+    case Accumulator::kHalf:
+      return &RunFloat16ExactSg16M8<kElement, Accumulator::kHalf>;
+    case Accumulator::kBFloat16:
+      return &RunFloat16ExactSg16M8<kElement, Accumulator::kBFloat16>;
+    default:
+      return &RunFloat16ExactSg16M8<kElement, Accumulator::kFloat>;
+  }
+}
+
 }  // namespace
 
 bool SelectFastAvx2Kernel(Plan* plan) {
@@ -350,7 +377,7 @@ bool SelectFastAvx2Kernel(Plan* plan) {
   const bool bf16 = p.a_element == Element::kBFloat16;
   if (p.model == MmaFloatModel::kExact) {
     plan->run =
-        bf16 ? &RunFloat16ExactSg16M8<Element::kBFloat16> : &RunFloat16ExactSg16M8<Element::kHalf>;
+        bf16 ? ExactFor<Element::kBFloat16>(p.c_format) : ExactFor<Element::kHalf>(p.c_format);
   } else {
     plan->run = bf16 ? &RunFloat16OrderedSg16M8<Element::kBFloat16>
                      : &RunFloat16OrderedSg16M8<Element::kHalf>;
