@@ -93,9 +93,13 @@ void RunKernel(benchmark::State& state, const MatrixMadShape& shape, MmaFloatMod
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations());
-  state.SetLabel(kernel->isa() == MmaIsa::kAvx512 ? "avx512"
-                 : kernel->isa() == MmaIsa::kAvx2 ? "avx2"
-                                                  : "portable");
+  // The family, and "hand-vectorized" when Prepare chose one of the routines written for the
+  // shapes GEMMs use most (matrix_mad_fast_avx2.cpp) over the generic templates.
+  std::string label = kernel->isa() == MmaIsa::kAvx512 ? "avx512"
+                      : kernel->isa() == MmaIsa::kAvx2 ? "avx2"
+                                                       : "portable";
+  if (kernel->hand_vectorized()) label += " hand-vectorized";
+  state.SetLabel(label);
 }
 
 // SG16 M8 K32 int8 x int8 (s8 x s8), int32 accumulator: 4096 multiply-adds.
