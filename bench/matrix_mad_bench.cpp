@@ -143,7 +143,8 @@ void BM_NativeLoop_Int8_M8N16K32(benchmark::State& state) {
     benchmark::DoNotOptimize(&b[0][0]);
     for (int m = 0; m < 8; ++m) {
       for (int k = 0; k < 32; ++k) {
-        const int32_t x = a[m][k];
+        // The int8 value, sign-extended by arithmetic (the compiler emits one sign extension).
+        const int32_t x = (static_cast<int32_t>(static_cast<uint8_t>(a[m][k])) ^ 0x80) - 0x80;
         for (int n = 0; n < 16; ++n) c[m][n] += x * b[k][n];
       }
     }
