@@ -6,7 +6,7 @@
 //     (sign or zero extension for int8, a 16-bit shift for bf16, F16C for fp16), and the exact
 //     model's exponent ranges come from 16-bit min/max over the raw patterns;
 //   * C is loaded into the accumulators and the Result written from them without copies;
-//   * B's elements are broadcast from memory (a load, no shuffle), A's rows come as vectors, and
+//   * B's elements are broadcast from memory (a broadcast load), A's rows come as vectors, and
 //     the K loop is unrolled so that every offset is an immediate;
 //   * the ordered float model runs in fp32 fused multiply-adds, eight rows per instruction: a
 //     step of that model is by definition one rounding of acc + a b to fp32, which is what an
@@ -34,9 +34,7 @@ XMX_MMA_FAST __m256i Widen8(const uint8_t* p) {
   return kSigned ? _mm256_cvtepi8_epi16(bytes) : _mm256_cvtepu8_epi16(bytes);
 }
 
-// Broadcast of the 32-bit word at p (a pair of int16, or one fp32) through the float unit's
-// broadcast, which is a plain load on the CPUs of interest (the integer form costs a shuffle on
-// some).
+// The 32-bit word at p (a pair of int16) in every lane: a broadcast load, no shuffle.
 XMX_MMA_FAST __m256i Broadcast32(const void* p) {
   return _mm256_castps_si256(_mm256_broadcast_ss(static_cast<const float*>(p)));
 }
@@ -90,8 +88,8 @@ XMX_MMA_AVX2 void RunInt8Sg16M8(const Plan& /*plan*/, const uint8_t* a, const ui
 
 // --- bf16 / fp16: SG16 M8 K16, A one element per 16-bit component, B two rows per word ----------
 
-// The smallest non-zero and largest magnitude keys of 16-bit patterns, as 16 lanes each; reduced
-// to a KeyRange at the end.
+// The smallest non-zero (minus one) and the largest magnitude keys seen, kept per vector lane
+// (16-bit lanes for bf16 / fp16 patterns, 32-bit lanes for fp32 C) and reduced at the end.
 struct Keys16 {
   __m256i low_minus_one, high;
 };
