@@ -227,11 +227,11 @@ XMX_MMA_FAST void DoubleBlock(double* acc, const double* a, const double* b) {
   }
 }
 
-// Columns n .. n+3 of C as doubles into acc ([column][row]), widening `keys` by their
+// Columns n .. n+kCols-1 of C as doubles into acc ([column][row]), widening `keys` by their
 // magnitude keys (32-bit lanes for fp32 C, 16-bit lanes for fp16 / bf16).
-template <Accumulator kC>
+template <Accumulator kC, uint32_t kCols>
 XMX_MMA_FAST void LoadCColumns(const uint8_t* c, uint32_t n, double* acc, Keys16& keys) {
-  constexpr uint32_t kValues = 4 * kFastRows;
+  constexpr uint32_t kValues = kCols * kFastRows;
   if constexpr (kC == Accumulator::kFloat) {
     for (uint32_t i = kFastRows * n; i < kFastRows * n + kValues; i += 8) {
       const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 4 * i));
@@ -267,9 +267,19 @@ XMX_MMA_FAST ExponentRange CRange(const Keys16& keys) {
   }
 }
 
-// The exact model. B and C are converted a block of four columns at a time, just before the
+// One block of the exact model: B and C of columns n .. n+kCols-1 converted just before the
 // block's sums, so that the conversions of one block overlap the multiply-adds of the previous
 // one in the CPU's out-of-order window instead of forming a phase of their own.
+template <Element kElement, Accumulator kC, uint32_t kCols>
+XMX_MMA_FAST void ExactBlock(uint32_t n, const uint8_t* b, const uint8_t* c, const double* a_values,
+                             double* b_values, double* acc, Keys16& b_keys, Keys16& c_keys) {
+  Decode16<kElement>(b + 32 * n, b_values + 16 * n, kCols * 16, &b_keys);
+  LoadCColumns<kC, kCols>(c, n, acc, c_keys);
+  DoubleBlock<kCols>(acc + kFastRows * n, a_values, b_values + 16 * n);
+}
+
+// The exact model, in blocks of 4 columns (8 accumulator registers, 2 for A's rows, 1 for B's
+// broadcast; blocks of 6 spill).
 template <Element kElement, Accumulator kC>
 XMX_MMA_AVX2 void RunFloat16ExactSg16M8(const Plan& p, const uint8_t* a, const uint8_t* b,
                                         const uint8_t* c, uint8_t* result) {
@@ -279,9 +289,7 @@ XMX_MMA_AVX2 void RunFloat16ExactSg16M8(const Plan& p, const uint8_t* a, const u
   Keys16 a_keys = NewKeys16(), b_keys = NewKeys16(), c_keys = NewKeys16();
   Decode16<kElement>(a, a_values, 16 * kFastRows, &a_keys);
   for (uint32_t n = 0; n < kFastColumns; n += 4) {
-    Decode16<kElement>(b + 32 * n, b_values + 16 * n, 4 * 16, &b_keys);
-    LoadCColumns<kC>(c, n, acc, c_keys);
-    DoubleBlock<4>(acc + kFastRows * n, a_values, b_values + 16 * n);
+    ExactBlock<kElement, kC, 4>(n, b, c, a_values, b_values, acc, b_keys, c_keys);
   }
   const bool exact =
       DoubleSumIsExact(p, ExponentsOf<kElement>(ReduceKeys16(a_keys)),
