@@ -133,6 +133,7 @@ struct Plan {
   MmaFloatModel model = MmaFloatModel::kExact;
   RunFn run = nullptr;
   UnpackFn unpack_a = nullptr, unpack_b = nullptr;
+  bool hand_vectorized = false;  // run is one of matrix_mad_fast_avx2.cpp's routines
 };
 
 }  // namespace matrix_mad_detail
@@ -157,6 +158,9 @@ class MatrixMadKernel {
   uint32_t k() const { return plan_.k; }        // the K dimension
   MmaFloatModel float_model() const { return plan_.model; }
   MmaIsa isa() const { return isa_; }  // never kBest
+  // Whether Run is one of the hand-vectorized routines for the shapes GEMMs use most (SG16 M8
+  // int8 and bf16 / fp16 on AVX2 or AVX-512) rather than the generic templates.
+  bool hand_vectorized() const { return plan_.hand_vectorized; }
 
  private:
   MatrixMadKernel() = default;

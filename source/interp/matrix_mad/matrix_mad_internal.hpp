@@ -30,8 +30,8 @@ static_assert(std::endian::native == std::endian::little, "register slots are li
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define XMX_MMA_X86 1
-#define XMX_MMA_AVX2 __attribute__((target("avx2,fma")))
-#define XMX_MMA_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")))
+#define XMX_MMA_AVX2 __attribute__((target("avx2,fma,f16c")))
+#define XMX_MMA_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")))
 #else
 #define XMX_MMA_X86 0
 #endif
@@ -50,6 +50,10 @@ MmaIsa BestIsa();
 void FillPortableKernels(Plan* plan);
 void FillAvx2Kernels(Plan* plan);
 void FillAvx512Kernels(Plan* plan);
+// Replaces plan->run with a hand-vectorized AVX2 routine (matrix_mad_fast_avx2.cpp) when the
+// plan has one of the shapes GEMMs run most; returns whether it did. x86-64 only; the caller
+// has checked that the CPU runs AVX2, FMA and F16C.
+bool SelectFastAvx2Kernel(Plan* plan);
 // Fills plan->run and plan->unpack_* for `isa` (not kBest, and one BestIsa() allows). The
 // plan's other fields must be set.
 void SelectKernels(Plan* plan, MmaIsa isa);

@@ -23,6 +23,10 @@
 #include "interp/matrix_mad/matrix_mad_internal.hpp"
 #include "interp/matrix_mad/matrix_mad_unpack.hpp"
 
+#if XMX_MMA_X86
+#include <cpuid.h>
+#endif
+
 namespace xmx::interp::matrix_mad_detail {
 
 NarrowFloatTables narrow_floats;
@@ -47,7 +51,11 @@ MmaIsa BestIsa() {
 #if XMX_MMA_X86
   static const MmaIsa best = [] {
     __builtin_cpu_init();
-    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    // F16C (CPUID leaf 1, ECX bit 29) comes with every AVX2 CPU, but is checked all the same:
+    // the AVX2 routines convert fp16 with it. (Clang 14's __builtin_cpu_supports lacks it.)
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & (1u << 29)) != 0;
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c;
     const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
                         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
                         __builtin_cpu_supports("avx512vl");
@@ -62,8 +70,17 @@ MmaIsa BestIsa() {
 void SelectKernels(Plan* plan, MmaIsa isa) {
   FillNarrowFloatTables();
 #if XMX_MMA_X86
-  if (isa == MmaIsa::kAvx512) return FillAvx512Kernels(plan);
-  if (isa == MmaIsa::kAvx2) return FillAvx2Kernels(plan);
+  if (isa == MmaIsa::kAvx512 || isa == MmaIsa::kAvx2) {
+    if (isa == MmaIsa::kAvx512) {
+      FillAvx512Kernels(plan);
+    } else {
+      FillAvx2Kernels(plan);
+    }
+    // The hand-vectorized routines replace the generic Run for the shapes they cover (every
+    // AVX-512 CPU runs AVX2).
+    SelectFastAvx2Kernel(plan);
+    return;
+  }
 #else
   (void)isa;
 #endif
