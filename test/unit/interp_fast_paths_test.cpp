@@ -6,7 +6,10 @@
 //    truncate as the general conversion does, in full, partial and divergent subgroups;
 //  - access chains with one dynamic index (ExecAccessChainOneIndex) compute the same pointers
 //    for uniform and varying indices, and an offset that cannot be encoded still gives a pointer
-//    whose access is reported.
+//    whose access is reported;
+//  - loads and stores whose lanes all fall in one buffer (OneAllocation) gather and scatter as
+//    the per-lane path does, stores to one address in lane order, and a lane out of bounds or
+//    misaligned is reported as that lane.
 // Each kernel comes in two variants that differ in one operand only: the "fast" one accesses
 // through the known pointer, the "general" one through an OpSelect of that pointer with itself
 // (which the loader does not follow), so every instruction keeps its index and the reports can be
@@ -60,6 +63,7 @@ std::string Kernel(std::string body, bool general) {
       %uchar = OpTypeInt 8 0
        %bool = OpTypeBool
     %v3ulong = OpTypeVector %ulong 3
+      %c_dbg = OpConstant %uint 7
        %c0 = OpConstant %uint 0
        %c1 = OpConstant %uint 1
        %c2 = OpConstant %uint 2
@@ -67,7 +71,11 @@ std::string Kernel(std::string body, bool general) {
        %c4 = OpConstant %uint 4
        %c8 = OpConstant %uint 8
       %c16 = OpConstant %uint 16
+        %c24 = OpConstant %uint 24
+        %c47 = OpConstant %uint 47
+      %c1000 = OpConstant %uint 1000
    %c_magic = OpConstant %uint 12345
+    %c_five = OpConstant %uint 5
   %c_bytes = OpConstant %uint 0x04030201
      %l32 = OpConstant %ulong 32
       %l2 = OpConstant %ulong 2
@@ -83,6 +91,7 @@ std::string Kernel(std::string body, bool general) {
      %f_uint = OpTypePointer Function %uint
     %f_uchar = OpTypePointer Function %uchar
    %f_ushort = OpTypePointer Function %ushort
+    %p_uchar = OpTypePointer CrossWorkgroup %uchar
      %g_uint = OpTypePointer Generic %uint
          %fn = OpTypeFunction %void %p_int %uint
           %k = OpFunction %void None %fn
@@ -387,6 +396,74 @@ TEST(InterpFastPaths, OneIndexAccessChainsComputeTheGeneralPointers) {
       EXPECT_EQ(far.reports.front().rule, "memory.out-of-bounds") << index;
       EXPECT_EQ(far.reports.size(), check == CheckMode::kError ? 1u : 16u) << index;
     }
+  }
+}
+
+// Lanes of one buffer: a scatter, a permuted gather of what it wrote, and every lane storing to
+// one word (the last lane's value stays, as lane by lane). 20 work-items: a full subgroup and a
+// partial one.
+TEST(InterpFastPaths, AccessesWithinOneBufferMatchTheModel) {
+  const char* const kGather = R"(
+         %w7 = OpIMul %uint %id %c_dbg
+         %o0 = OpPtrAccessChain %p_int %out %id
+               OpStore %o0 %w7
+         %x3 = OpBitwiseXor %uint %id %c3
+        %src = OpPtrAccessChain %p_int %out %x3
+          %v = OpLoad %uint %src
+         %v1 = OpIAdd %uint %v %c1
+        %d24 = OpIAdd %uint %id %c24
+        %dst = OpPtrAccessChain %p_int %out %d24
+               OpStore %dst %v1
+       %same = OpPtrAccessChain %p_int %out %c47
+               OpStore %same %id
+)";
+  for (uint64_t local : {20u, 4u}) {
+    const LaunchResult run = Launch(Kernel(kGather, false), 20, local, 48 * 4, CheckMode::kError);
+    ASSERT_EQ(run.load_error, "");
+    ASSERT_TRUE(run.reports.empty()) << run.reports.front().message;
+    for (uint32_t id = 0; id < 20; ++id) {
+      EXPECT_EQ(Word(run.out, id), id * 7) << id;
+      EXPECT_EQ(Word(run.out, 24 + id), (id ^ 3) * 7 + 1) << id;
+    }
+    EXPECT_EQ(Word(run.out, 47), 19u);
+  }
+  // Lane 5 reads past the buffer, lane 7 two bytes into a word: each is reported as that lane,
+  // and with --check=warn the other lanes still read their words.
+  const char* const kStray = R"(
+         %w7 = OpIMul %uint %id %c_dbg
+         %o0 = OpPtrAccessChain %p_int %out %id
+               OpStore %o0 %w7
+       %is5 = OpIEqual %bool %id %c_five
+       %far = OpSelect %uint %is5 %c1000 %c0
+        %at = OpIAdd %uint %id %far
+        %src = OpPtrAccessChain %p_int %out %at
+          %v = OpLoad %uint %src
+        %d24 = OpIAdd %uint %id %c24
+        %dst = OpPtrAccessChain %p_int %out %d24
+               OpStore %dst %v
+      %bytes = OpBitcast %p_uchar %out
+        %is7 = OpIEqual %bool %id %c_dbg
+       %skew = OpSelect %uint %is7 %c2 %c0
+         %b4 = OpIMul %uint %id %c4
+        %byte = OpIAdd %uint %b4 %skew
+         %bp = OpPtrAccessChain %p_uchar %bytes %byte
+         %wp = OpBitcast %p_int %bp
+          %u = OpLoad %uint %wp
+)";
+  std::string stray = kStray;
+  const LaunchResult first = Launch(Kernel(stray, false), 16, 16, 48 * 4, CheckMode::kError);
+  ASSERT_EQ(first.load_error, "");
+  ASSERT_EQ(first.reports.size(), 1u);
+  EXPECT_EQ(first.reports[0].rule, "memory.out-of-bounds");
+  EXPECT_EQ(first.reports[0].lane, 5u);
+  const LaunchResult warn = Launch(Kernel(stray, false), 16, 16, 48 * 4, CheckMode::kWarn);
+  ASSERT_EQ(warn.reports.size(), 2u);
+  EXPECT_EQ(warn.reports[0].rule, "memory.out-of-bounds");
+  EXPECT_EQ(warn.reports[0].lane, 5u);
+  EXPECT_EQ(warn.reports[1].rule, "memory.misaligned");
+  EXPECT_EQ(warn.reports[1].lane, 7u);
+  for (uint32_t id = 0; id < 16; ++id) {
+    EXPECT_EQ(Word(warn.out, 24 + id), id == 5 ? 0u : id * 7) << id;
   }
 }
 

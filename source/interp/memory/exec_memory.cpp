@@ -32,6 +32,36 @@ const Instr* ExecVariable(Subgroup& sg, const Instr* in) {
   return in + 1;
 }
 
+// The host address of the allocation every active lane's access falls in, when they all fall in
+// one that is not local memory (whose accesses the race shadow records lane by lane) and every
+// access is plainly allowed: in bounds, aligned, writable for a store. Then lane l's bytes are
+// at the result plus PointerOffset(pointers[l]), which is what AccessMemory would return for
+// each. nullptr otherwise: the caller takes the per-lane path, which also diagnoses.
+inline uint8_t* OneAllocation(const Subgroup& sg, const uint64_t* pointers, uint64_t bytes,
+                              uint32_t alignment, bool write) {
+  const uint64_t mask = sg.mask;
+  if (mask == 0) return nullptr;
+  const uint32_t index = PointerAllocation(pointers[std::countr_zero(mask)]);
+  const Allocation* a = sg.group->allocations->Find(index);
+  if (a == nullptr || a->storage == spv::StorageClass::Workgroup || (write && a->read_only) ||
+      bytes > a->size) {
+    return nullptr;
+  }
+  const uint64_t last = a->size - bytes;  // the highest offset an access may start at
+  bool ok = true;
+  auto check = [&](uint32_t lane) {
+    const uint64_t p = pointers[lane];
+    const uint64_t offset = PointerOffset(p);
+    ok &= PointerAllocation(p) == index && offset <= last && !Misaligned(offset, alignment);
+  };
+  if (sg.lanes <= 64 && mask == (~uint64_t{0} >> (64 - sg.lanes))) {
+    ForAllLanes(sg.lanes, check);
+  } else {
+    ForEachLane(mask, check);
+  }
+  return ok ? a->data : nullptr;
+}
+
 // in->size: bytes per lane; in->aux: alignment; in->count: 1 when the value is a pointer stored
 // in 32 bits (Physical32).
 template <uint32_t kSize>
@@ -43,6 +73,12 @@ const Instr* ExecLoad(Subgroup& sg, const Instr* in) {
   if (const uint8_t* src = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/false, &stride)) {
     ForAllLanes(sg.lanes,
                 [&](uint32_t lane) { CopyBytes(result + lane * size, src + lane * stride, size); });
+    return in + 1;
+  }
+  if (const uint8_t* data = OneAllocation(sg, ptr, size, in->aux, /*write=*/false)) {
+    ForEachLane(sg.mask, [&](uint32_t lane) {
+      CopyBytes(result + lane * size, data + PointerOffset(ptr[lane]), size);
+    });
     return in + 1;
   }
   bool stop = false;
@@ -71,6 +107,13 @@ const Instr* ExecStore(Subgroup& sg, const Instr* in) {
   if (uint8_t* dst = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/true, &stride)) {
     ForAllLanes(sg.lanes,
                 [&](uint32_t lane) { CopyBytes(dst + lane * stride, value + lane * size, size); });
+    return in + 1;
+  }
+  if (uint8_t* data = OneAllocation(sg, ptr, size, in->aux, /*write=*/true)) {
+    // In lane order, as the per-lane path: where lanes store to the same bytes, the last wins.
+    ForEachLane(sg.mask, [&](uint32_t lane) {
+      CopyBytes(data + PointerOffset(ptr[lane]), value + lane * size, size);
+    });
     return in + 1;
   }
   bool stop = false;
