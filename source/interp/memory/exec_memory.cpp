@@ -47,12 +47,16 @@ inline uint8_t* OneAllocation(const Subgroup& sg, const uint64_t* pointers, uint
       bytes > a->size) {
     return nullptr;
   }
+  // An alignment that is not a power of two (never from a valid module) takes the per-lane path.
+  if (alignment > 1 && (alignment & (alignment - 1)) != 0) return nullptr;
+  const uint64_t misaligned_bits = alignment > 1 ? alignment - 1 : 0;
   const uint64_t last = a->size - bytes;  // the highest offset an access may start at
+  // Without branches, so the lanes' checks run side by side.
   bool ok = true;
   auto check = [&](uint32_t lane) {
     const uint64_t p = pointers[lane];
     const uint64_t offset = PointerOffset(p);
-    ok &= PointerAllocation(p) == index && offset <= last && !Misaligned(offset, alignment);
+    ok &= (PointerAllocation(p) == index) & (offset <= last) & ((offset & misaligned_bits) == 0);
   };
   if (sg.lanes <= 64 && mask == (~uint64_t{0} >> (64 - sg.lanes))) {
     ForAllLanes(sg.lanes, check);
