@@ -170,6 +170,70 @@ const Instr* ExecConvert(Subgroup& sg, const Instr* in) {
   return in + 1;
 }
 
+// OpUConvert / OpSConvert without saturation between the integer widths of 1, 2, 4 and 8 bytes:
+// the value read as `From` (signed for OpSConvert, so it sign-extends), converted to `To`
+// (truncating or extending). ExecConvert computes the same; this form has no per-element switch
+// or variable-length copy, which made index widening (every access of -O0 code converts its
+// index to 64 bits) one of the costliest instructions. Elements go in the same order as
+// ExecConvert's, so even a result sharing its operand's slot ends up the same.
+template <class From, class To>
+const Instr* ExecIntResize(Subgroup& sg, const Instr* in) {
+  const uint8_t* src = sg.regs + in->op[0];
+  uint8_t* dst = sg.regs + in->result;
+  const uint32_t n = in->count;
+  auto convert = [&](uint32_t element) {
+    StoreScalar<To>(dst + element * sizeof(To),
+                    static_cast<To>(LoadScalar<From>(src + element * sizeof(From))));
+  };
+  if (sg.full && n == 1) {
+    ForAllLanes(sg.lanes, convert);
+    return in + 1;
+  }
+  if (sg.full) {
+    const uint32_t elements = sg.lanes * n;
+    for (uint32_t e = 0; e < elements; ++e) convert(e);
+    return in + 1;
+  }
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    for (uint32_t c = 0; c < n; ++c) convert(lane * n + c);
+  });
+  return in + 1;
+}
+
+template <class From>
+Handler IntResizeTo(uint32_t to_bytes) {
+  switch (to_bytes) {
+    case 1:
+      return ExecIntResize<From, uint8_t>;
+    case 2:
+      return ExecIntResize<From, uint16_t>;
+    case 4:
+      return ExecIntResize<From, uint32_t>;
+    case 8:
+      return ExecIntResize<From, uint64_t>;
+    default:
+      return nullptr;
+  }
+}
+
+// The ExecIntResize for a plain (unsaturated) integer conversion, or nullptr.
+Handler IntResizeHandler(const ConvertData& d) {
+  if (d.saturate || (d.kind != ConvertKind::kUToU && d.kind != ConvertKind::kSToS)) return nullptr;
+  const bool is_signed = d.kind == ConvertKind::kSToS;
+  switch (d.from_bytes) {
+    case 1:
+      return is_signed ? IntResizeTo<int8_t>(d.to_bytes) : IntResizeTo<uint8_t>(d.to_bytes);
+    case 2:
+      return is_signed ? IntResizeTo<int16_t>(d.to_bytes) : IntResizeTo<uint16_t>(d.to_bytes);
+    case 4:
+      return is_signed ? IntResizeTo<int32_t>(d.to_bytes) : IntResizeTo<uint32_t>(d.to_bytes);
+    case 8:
+      return is_signed ? IntResizeTo<int64_t>(d.to_bytes) : IntResizeTo<uint64_t>(d.to_bytes);
+    default:
+      return nullptr;
+  }
+}
+
 // Same-size reinterpretation; pointers and 32-bit integers convert in Physical32 modules.
 const Instr* ExecBitcast(Subgroup& sg, const Instr* in) {
   CopyLanes(sg, in->result, in->op[0], in->size);
@@ -257,6 +321,11 @@ bool BindConvert(Loader& loader, const ir::Instruction& inst, Instr& out) {
       if (to.lane_bytes != from.lane_bytes) {
         return loader.Fail(inst, "OpBitcast between types of different sizes");
       }
+      if (to.kind == ir::TypeKind::kPointer && from.kind == ir::TypeKind::kPointer) {
+        if (const std::optional<PrivateAddress> a = loader.PrivateAddressOf(inst.word(0))) {
+          loader.RecordPrivateAddress(inst.result_id(), *a);
+        }
+      }
       // A result that shares its operand's slot (invariant_code.hpp) needs no copy.
       if (out.result == out.op[0]) return true;
       out.fn = ExecBitcast;
@@ -278,7 +347,8 @@ bool BindConvert(Loader& loader, const ir::Instruction& inst, Instr& out) {
                 : (d.kind == ConvertKind::kFToU || d.kind == ConvertKind::kFToS
                        ? RoundingMode::kTowardZero
                        : RoundingMode::kNearestEven);
-  out.fn = ExecConvert;
+  const Handler resize = IntResizeHandler(d);
+  out.fn = resize != nullptr ? resize : ExecConvert;
   out.result = loader.Slot(inst.result_id());
   out.op[0] = loader.Slot(inst.word(0));
   out.count = to.value.components;

@@ -359,6 +359,20 @@ uint32_t Loader::AddPrivateVariable(VariableInfo var) {
   return program_.private_variables.back().index;
 }
 
+void Loader::RecordPrivateAddress(uint32_t id, PrivateAddress address) {
+  if (address.variable >= program_.private_variables.size() ||
+      address.offset > program_.private_variables[address.variable].bytes) {
+    return;
+  }
+  private_addresses_[id] = address;
+}
+
+std::optional<PrivateAddress> Loader::PrivateAddressOf(uint32_t id) const {
+  auto it = private_addresses_.find(id);
+  if (it == private_addresses_.end()) return std::nullopt;
+  return it->second;
+}
+
 bool Loader::LoadKernelInterface(const ir::Function& kernel) {
   uint32_t index = 0;
   for (const ir::Instruction& param : kernel.parameters) {

@@ -50,6 +50,15 @@ struct KernelSummary {
 };
 Result<KernelSummary> FindKernel(const ir::Module& module, const std::string& name);
 
+// A pointer value the loader knows without running the kernel: in every lane, that work-item's
+// copy of private variable `variable` (its index among the private variables), `offset` bytes
+// in, with 0 <= offset <= the variable's size. An OpVariable of a function is one; so are its
+// pointer casts and its access chains with constant indices.
+struct PrivateAddress {
+  uint32_t variable = 0;
+  uint64_t offset = 0;
+};
+
 // How the loader sees a type.
 struct TypeInfo {
   ir::TypeKind kind = ir::TypeKind::kOther;
@@ -110,6 +119,11 @@ class Loader {
 
   // Registers a Function-storage variable (one copy per work-item); returns its index.
   uint32_t AddPrivateVariable(VariableInfo var);
+  // Records that the pointer `id` is `address` (an offset past the variable's end is not
+  // recorded), or what `id` is: set by the binders of the instructions that define such pointers,
+  // which come before their users (dominance orders the blocks).
+  void RecordPrivateAddress(uint32_t id, PrivateAddress address);
+  std::optional<PrivateAddress> PrivateAddressOf(uint32_t id) const;
 
   // Fails the load because of `inst` (only the first failure is kept). Returns true, a
   // binder's "handled" (FamilyBinder below), so a binder can `return loader.Fail(...)`.
@@ -176,6 +190,7 @@ class Loader {
   std::unordered_map<uint32_t, const ir::BasicBlock*> blocks_;
   std::unordered_set<uint32_t> defined_ids_, function_labels_;
   std::unordered_map<uint32_t, std::string> supported_types_;  // type id -> problem ("" none)
+  std::unordered_map<uint32_t, PrivateAddress> private_addresses_;
   std::vector<std::pair<const Instr**, uint32_t>> block_fixups_, function_fixups_, ipdom_fixups_;
   uint32_t scratch_slot_ = 0, scratch_bytes_ = 0;
   uint32_t opencl_std_set_ = 0;

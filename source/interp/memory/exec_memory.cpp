@@ -32,6 +32,40 @@ const Instr* ExecVariable(Subgroup& sg, const Instr* in) {
   return in + 1;
 }
 
+// The host address of the allocation every active lane's access falls in, when they all fall in
+// one that is not local memory (whose accesses the race shadow records lane by lane) and every
+// access is plainly allowed: in bounds, aligned, writable for a store. Then lane l's bytes are
+// at the result plus PointerOffset(pointers[l]), which is what AccessMemory would return for
+// each. nullptr otherwise: the caller takes the per-lane path, which also diagnoses.
+inline uint8_t* OneAllocation(const Subgroup& sg, const uint64_t* pointers, uint64_t bytes,
+                              uint32_t alignment, bool write) {
+  const uint64_t mask = sg.mask;
+  if (mask == 0) return nullptr;
+  const uint32_t index = PointerAllocation(pointers[std::countr_zero(mask)]);
+  const Allocation* a = sg.group->allocations->Find(index);
+  if (a == nullptr || a->storage == spv::StorageClass::Workgroup || (write && a->read_only) ||
+      bytes > a->size) {
+    return nullptr;
+  }
+  // An alignment that is not a power of two (never from a valid module) takes the per-lane path.
+  if (alignment > 1 && (alignment & (alignment - 1)) != 0) return nullptr;
+  const uint64_t misaligned_bits = alignment > 1 ? alignment - 1 : 0;
+  const uint64_t last = a->size - bytes;  // the highest offset an access may start at
+  // Without branches, so the lanes' checks run side by side.
+  bool ok = true;
+  auto check = [&](uint32_t lane) {
+    const uint64_t p = pointers[lane];
+    const uint64_t offset = PointerOffset(p);
+    ok &= (PointerAllocation(p) == index) & (offset <= last) & ((offset & misaligned_bits) == 0);
+  };
+  if (sg.lanes <= 64 && mask == (~uint64_t{0} >> (64 - sg.lanes))) {
+    ForAllLanes(sg.lanes, check);
+  } else {
+    ForEachLane(mask, check);
+  }
+  return ok ? a->data : nullptr;
+}
+
 // in->size: bytes per lane; in->aux: alignment; in->count: 1 when the value is a pointer stored
 // in 32 bits (Physical32).
 template <uint32_t kSize>
@@ -41,9 +75,14 @@ const Instr* ExecLoad(Subgroup& sg, const Instr* in) {
   uint8_t* result = sg.regs + in->result;
   size_t stride = 0;
   if (const uint8_t* src = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/false, &stride)) {
-    for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
-      CopyBytes(result + lane * size, src + lane * stride, size);
-    }
+    ForAllLanes(sg.lanes,
+                [&](uint32_t lane) { CopyBytes(result + lane * size, src + lane * stride, size); });
+    return in + 1;
+  }
+  if (const uint8_t* data = OneAllocation(sg, ptr, size, in->aux, /*write=*/false)) {
+    ForEachLane(sg.mask, [&](uint32_t lane) {
+      CopyBytes(result + lane * size, data + PointerOffset(ptr[lane]), size);
+    });
     return in + 1;
   }
   bool stop = false;
@@ -70,9 +109,15 @@ const Instr* ExecStore(Subgroup& sg, const Instr* in) {
   const uint8_t* value = sg.regs + in->op[1];
   size_t stride = 0;
   if (uint8_t* dst = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/true, &stride)) {
-    for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
-      CopyBytes(dst + lane * stride, value + lane * size, size);
-    }
+    ForAllLanes(sg.lanes,
+                [&](uint32_t lane) { CopyBytes(dst + lane * stride, value + lane * size, size); });
+    return in + 1;
+  }
+  if (uint8_t* data = OneAllocation(sg, ptr, size, in->aux, /*write=*/true)) {
+    // In lane order, as the per-lane path: where lanes store to the same bytes, the last wins.
+    ForEachLane(sg.mask, [&](uint32_t lane) {
+      CopyBytes(data + PointerOffset(ptr[lane]), value + lane * size, size);
+    });
     return in + 1;
   }
   bool stop = false;
@@ -86,6 +131,36 @@ const Instr* ExecStore(Subgroup& sg, const Instr* in) {
     } else if (stop) {
       return StopSubgroup(sg);
     }
+  }
+  return in + 1;
+}
+
+// A load or store whose pointer the loader knows (PrivateAddress, loader.hpp): in->op[1] is the
+// variable, in->op[2] the offset, and the loader has checked that the access lies inside the
+// variable at an offset its alignment divides. Every lane then accesses its own work-item's copy
+// of the variable, which AccessMemory would allow (a Function variable: never read-only, never
+// local), so the bytes move without looking at the pointers.
+template <uint32_t kSize, bool kStore>
+const Instr* ExecPrivateAccess(Subgroup& sg, const Instr* in) {
+  const uint32_t size = kSize != 0 ? kSize : in->size;
+  const WorkGroup& g = *sg.group;
+  const PrivateLayout& layout = g.program->private_layout;
+  const size_t stride = layout.bytes_per_item;
+  uint8_t* first = g.private_base + sg.first_item * stride + layout.offsets[in->op[1]] + in->op[2];
+  uint8_t* value = sg.regs + (kStore ? in->op[0] : in->result);
+  auto move = [&](uint32_t lane) {
+    if constexpr (kStore) {
+      CopyBytes(first + lane * stride, value + lane * size, size);
+    } else {
+      CopyBytes(value + lane * size, first + lane * stride, size);
+    }
+  };
+  // Only work-items' lanes: a last subgroup's other lanes have no private block.
+  const uint32_t lanes = sg.lanes;
+  if (lanes <= 64 && sg.mask == (~uint64_t{0} >> (64 - lanes))) {
+    ForAllLanes(lanes, move);
+  } else {
+    ForEachLane(sg.mask, move);
   }
   return in + 1;
 }
@@ -169,6 +244,101 @@ const Instr* ExecAccessChain(Subgroup& sg, const Instr* in) {
     result[lane] =
         MakePointer(PointerAllocation(p), encodable ? static_cast<uint64_t>(moved) : kOffsetMask);
   });
+  return in + 1;
+}
+
+// The most common dynamic form, one index of `Index` (a signed integer of the index's width):
+// ExecAccessChain's arithmetic for that case without the per-index loop and per-lane width
+// switch (-O0 code steps into every private array with one; it was a fifth of such a GEMM's
+// time).
+template <class Index>
+const Instr* ExecAccessChainOneIndex(Subgroup& sg, const Instr* in);
+
+// One dynamic index into a private variable the loader knows (PrivateAddress): in->op[1] is the
+// variable, in->op[2] the base's offset in it. Every lane's base is its work-item's copy of the
+// variable at that offset, so with an index the same in every lane the results differ only in
+// the allocation, by the same step from lane to lane, and are computed without reading the
+// bases. Otherwise (a varying index, an overflow, part of the subgroup) the general one-index
+// form runs.
+template <class Index>
+const Instr* ExecPrivateAccessChainOneIndex(Subgroup& sg, const Instr* in) {
+  const AccessChainData& d = *static_cast<const AccessChainData*>(in->data);
+  const AccessChainData::Dynamic idx = d.dynamic.front();
+  const uint32_t lanes = sg.lanes;
+  if (lanes > 64 || sg.mask != (~uint64_t{0} >> (64 - lanes))) {
+    return ExecAccessChainOneIndex<Index>(sg, in);
+  }
+  const uint8_t* indices = sg.regs + idx.slot;
+  const Index first = LoadScalar<Index>(indices);
+  bool uniform = true;
+  ForAllLanes(lanes, [&](uint32_t lane) {
+    uniform &= LoadScalar<Index>(indices + lane * sizeof(Index)) == first;
+  });
+  int64_t term = 0, offset = 0, moved = 0;
+  if (!uniform || __builtin_mul_overflow(static_cast<int64_t>(first), idx.stride, &term) ||
+      __builtin_add_overflow(static_cast<int64_t>(d.constant_offset), term, &offset) ||
+      __builtin_add_overflow(static_cast<int64_t>(in->op[2]), offset, &moved)) {
+    return ExecAccessChainOneIndex<Index>(sg, in);
+  }
+  const bool encodable = moved >= 0 && static_cast<uint64_t>(moved) <= kOffsetMask;
+  const WorkGroup& g = *sg.group;
+  const uint32_t per_item = g.program->private_layout.variables;
+  const uint64_t lane0 =
+      MakePointer(PrivateAllocation(g.private_first, per_item, sg.first_item, in->op[1]),
+                  encodable ? static_cast<uint64_t>(moved) : kOffsetMask);
+  const uint64_t step = uint64_t{per_item} << kOffsetBits;
+  uint64_t* result = sg.reg<uint64_t>(in->result);
+  ForAllLanes(lanes, [&](uint32_t lane) { result[lane] = lane0 + lane * step; });
+  return in + 1;
+}
+
+template <class Index>
+const Instr* ExecAccessChainOneIndex(Subgroup& sg, const Instr* in) {
+  const AccessChainData& d = *static_cast<const AccessChainData*>(in->data);
+  const AccessChainData::Dynamic idx = d.dynamic.front();
+  const int64_t constant = static_cast<int64_t>(d.constant_offset);
+  const uint64_t* base = sg.reg<uint64_t>(in->op[0]);
+  const uint8_t* indices = sg.regs + idx.slot;
+  uint64_t* result = sg.reg<uint64_t>(in->result);
+  auto lane_pointer = [&](uint32_t lane) {
+    bool overflow = false;
+    int64_t term = 0, offset = 0, moved = 0;
+    overflow |= __builtin_mul_overflow(
+        static_cast<int64_t>(LoadScalar<Index>(indices + lane * sizeof(Index))), idx.stride, &term);
+    overflow |= __builtin_add_overflow(constant, term, &offset);
+    const uint64_t p = base[lane];
+    overflow |= __builtin_add_overflow(static_cast<int64_t>(PointerOffset(p)), offset, &moved);
+    const bool encodable = !overflow && moved >= 0 && static_cast<uint64_t>(moved) <= kOffsetMask;
+    result[lane] =
+        MakePointer(PointerAllocation(p), encodable ? static_cast<uint64_t>(moved) : kOffsetMask);
+  };
+  if (!sg.full) {
+    ForEachLane(sg.mask, lane_pointer);
+    return in + 1;
+  }
+  const uint32_t lanes = sg.lanes;
+  // An index the same in every lane (a loop counter, in -O0 code the usual case): the offset is
+  // computed once. If that overflows, or the offset is so large that adding a pointer's offset
+  // (below 2^40) could overflow, every lane takes the general arithmetic, which says so.
+  const Index first = LoadScalar<Index>(indices);
+  bool uniform = true;
+  ForAllLanes(lanes, [&](uint32_t lane) {
+    uniform &= LoadScalar<Index>(indices + lane * sizeof(Index)) == first;
+  });
+  int64_t term = 0, offset = 0;
+  constexpr int64_t kSafe = int64_t{1} << 62;
+  if (uniform && !__builtin_mul_overflow(static_cast<int64_t>(first), idx.stride, &term) &&
+      !__builtin_add_overflow(constant, term, &offset) && offset >= -kSafe && offset <= kSafe) {
+    ForAllLanes(lanes, [&](uint32_t lane) {
+      const uint64_t p = base[lane];
+      const int64_t moved = static_cast<int64_t>(PointerOffset(p)) + offset;
+      const bool encodable = moved >= 0 && static_cast<uint64_t>(moved) <= kOffsetMask;
+      result[lane] =
+          MakePointer(PointerAllocation(p), encodable ? static_cast<uint64_t>(moved) : kOffsetMask);
+    });
+    return in + 1;
+  }
+  for (uint32_t lane = 0; lane < lanes; ++lane) lane_pointer(lane);
   return in + 1;
 }
 
@@ -333,6 +503,48 @@ Handler SizedAccessHandler(uint32_t size) {
 Handler LoadHandler(uint32_t size) { return SizedAccessHandler<false>(size); }
 Handler StoreHandler(uint32_t size) { return SizedAccessHandler<true>(size); }
 
+template <bool kStore>
+Handler PrivateAccessHandler(uint32_t size) {
+  switch (size) {
+    case 1:
+      return ExecPrivateAccess<1, kStore>;
+    case 2:
+      return ExecPrivateAccess<2, kStore>;
+    case 4:
+      return ExecPrivateAccess<4, kStore>;
+    case 8:
+      return ExecPrivateAccess<8, kStore>;
+    case 16:
+      return ExecPrivateAccess<16, kStore>;
+    case 32:
+      return ExecPrivateAccess<32, kStore>;
+    case 64:
+      return ExecPrivateAccess<64, kStore>;
+    default:
+      return ExecPrivateAccess<0, kStore>;
+  }
+}
+
+// Binds `out` (pointer operand, size and alignment set) to ExecPrivateAccess when the loader
+// knows the pointer and the access is plainly allowed (inside the variable, aligned); otherwise
+// leaves the general handler, which checks every lane and reports what is wrong.
+template <bool kStore>
+void UsePrivateAccess(Loader& loader, uint32_t pointer_id, Instr& out) {
+  const std::optional<PrivateAddress> address = loader.PrivateAddressOf(pointer_id);
+  if (!address || out.size == 0) return;
+  const VariableInfo& v = loader.program().private_variables[address->variable];
+  if (v.storage != spv::StorageClass::Function || address->offset > v.bytes ||
+      out.size > v.bytes - address->offset || (out.aux > 1 && address->offset % out.aux != 0)) {
+    return;
+  }
+  out.fn = PrivateAccessHandler<kStore>(out.size);
+  if constexpr (kStore) {
+    out.op[0] = out.op[1];  // the value
+  }
+  out.op[1] = address->variable;
+  out.op[2] = static_cast<uint32_t>(address->offset);
+}
+
 bool BindAccessChain(Loader& loader, const ir::Instruction& inst, Instr& out, bool with_element) {
   AccessChainData d;
   // A dynamic index must be a scalar integer (the validator of SPIRV-Tools 2023.1 lets some
@@ -389,7 +601,40 @@ bool BindAccessChain(Loader& loader, const ir::Instruction& inst, Instr& out, bo
     }
     type_id = element;
   }
+  if (const std::optional<PrivateAddress> base_address = loader.PrivateAddressOf(inst.word(0));
+      base_address && d.dynamic.empty() && d.constant_offset <= kOffsetMask) {
+    // ExecAccessChain's constant case adds without wrapping below kOffsetMask.
+    loader.RecordPrivateAddress(inst.result_id(),
+                                {base_address->variable, base_address->offset + d.constant_offset});
+  }
   out.fn = ExecAccessChain;
+  if (d.dynamic.size() == 1) {
+    const std::optional<PrivateAddress> base_address = loader.PrivateAddressOf(inst.word(0));
+    auto pick = [&]<class Index>() {
+      out.fn =
+          base_address ? ExecPrivateAccessChainOneIndex<Index> : ExecAccessChainOneIndex<Index>;
+    };
+    switch (d.dynamic.front().bytes) {
+      case 1:
+        pick.template operator()<int8_t>();
+        break;
+      case 2:
+        pick.template operator()<int16_t>();
+        break;
+      case 4:
+        pick.template operator()<int32_t>();
+        break;
+      case 8:
+        pick.template operator()<int64_t>();
+        break;
+      default:
+        break;
+    }
+    if (base_address) {
+      out.op[1] = base_address->variable;
+      out.op[2] = static_cast<uint32_t>(base_address->offset);
+    }
+  }
   out.op[0] = loader.Slot(inst.word(0));
   out.result = loader.Slot(inst.result_id());
   out.data = loader.program().Own(std::move(d));
@@ -424,6 +669,7 @@ bool BindMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
       }
       data.index = loader.AddPrivateVariable(std::move(var));
       data.count = 0;  // patched below: the total is known only after loading
+      loader.RecordPrivateAddress(inst.result_id(), {data.index, 0});
       out.fn = ExecVariable;
       out.result = loader.Slot(inst.result_id());
       auto* owned = const_cast<VariableData*>(loader.program().Own(std::move(data)));
@@ -443,6 +689,7 @@ bool BindMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
       out.size = t.lane_bytes;
       out.aux = AlignmentOperand(inst, 1, NaturalAlignment(t));
       out.fn = LoadHandler(out.size);
+      UsePrivateAccess<false>(loader, inst.word(0), out);
       return true;
     }
     case spv::Op::OpStore: {
@@ -457,6 +704,7 @@ bool BindMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
       out.size = t.lane_bytes;
       out.aux = AlignmentOperand(inst, 2, NaturalAlignment(t));
       out.fn = StoreHandler(out.size);
+      UsePrivateAccess<true>(loader, inst.word(0), out);
       return true;
     }
     case spv::Op::OpAccessChain:
@@ -484,6 +732,9 @@ bool BindMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
     }
     case spv::Op::OpPtrCastToGeneric:
     case spv::Op::OpGenericCastToPtr:
+      if (const std::optional<PrivateAddress> a = loader.PrivateAddressOf(inst.word(0))) {
+        loader.RecordPrivateAddress(inst.result_id(), *a);
+      }
       out.result = loader.Slot(inst.result_id());
       out.op[0] = loader.Slot(inst.word(0));
       // A result that shares its operand's slot (invariant_code.hpp) needs no copy.

@@ -74,6 +74,18 @@ struct Subgroup {
   }
 };
 
+// Calls f(lane) for lanes 0 .. lanes-1 in order. A subgroup of 16 (the usual size) gets a loop
+// of fixed length, which the compiler unrolls: handlers whose per-lane work is a few
+// instructions would otherwise spend as much on the loop.
+template <class F>
+inline __attribute__((always_inline)) void ForAllLanes(uint32_t lanes, F&& f) {
+  if (lanes == 16) {
+    for (uint32_t lane = 0; lane < 16; ++lane) f(lane);
+    return;
+  }
+  for (uint32_t lane = 0; lane < lanes; ++lane) f(lane);
+}
+
 // Calls f(lane) for every set bit of `mask`, lowest first.
 template <class F>
 inline void ForEachLane(uint64_t mask, F&& f) {

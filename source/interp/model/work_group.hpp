@@ -48,7 +48,10 @@ struct WorkGroup {
   uint32_t items = 0;          // work-items in this group
   uint32_t private_first = 0;  // allocation index of item 0's first private variable
   uint32_t private_end = 0;    // one past the allocation index of the last item's last one
-  uint32_t local_first = 0;    // allocation index of the first local variable / local argument
+  // Host address of item 0's private block (private_layout.hpp): item i's copy of variable v is
+  // at private_base + i * bytes_per_item + offsets[v].
+  uint8_t* private_base = nullptr;
+  uint32_t local_first = 0;  // allocation index of the first local variable / local argument
   LocalRaceShadow* shadow = nullptr;  // null when --check=off
   uint64_t report_sequence = 0;
   // Scratch for work-group collectives (OpGroup* at Workgroup scope): each subgroup deposits its

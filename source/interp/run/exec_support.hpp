@@ -27,6 +27,15 @@ uint8_t* ReportBadAccess(Subgroup& sg, const Instr* in, uint32_t lane, uint64_t 
 bool RecordLocalAccess(Subgroup& sg, const Instr* in, uint32_t lane, const Allocation& a,
                        uint64_t offset, uint64_t bytes, bool write, bool* stop);
 
+// Whether `offset` is not a multiple of `alignment` (0 and 1: no requirement). Alignments are
+// almost always powers of two (the Aligned operand must be one), tested with a mask: a division
+// on every access of every lane would cost more than the rest of the check.
+inline bool Misaligned(uint64_t offset, uint32_t alignment) {
+  if (alignment <= 1) return false;
+  if ((alignment & (alignment - 1)) == 0) return (offset & (alignment - 1)) != 0;
+  return offset % alignment != 0;
+}
+
 // The host address of `bytes` at `pointer` for `lane`, or nullptr when the access is undefined
 // behaviour (reported unless --check=off; with --check=off the access is still refused, so a
 // broken kernel cannot corrupt the interpreter).
@@ -35,7 +44,7 @@ inline uint8_t* AccessMemory(Subgroup& sg, const Instr* in, uint32_t lane, uint6
   const Allocation* a = sg.group->allocations->Find(PointerAllocation(pointer));
   const uint64_t offset = PointerOffset(pointer);
   if (a == nullptr || offset > a->size || bytes > a->size - offset ||
-      (alignment > 1 && offset % alignment != 0) || (kind != AccessKind::kRead && a->read_only)) {
+      Misaligned(offset, alignment) || (kind != AccessKind::kRead && a->read_only)) {
     return ReportBadAccess(sg, in, lane, pointer, bytes, alignment, kind, stop);
   }
   if (a->storage == spv::StorageClass::Workgroup && sg.group->shadow != nullptr &&
@@ -68,13 +77,13 @@ inline uint8_t* LaneStridedPrivate(const Subgroup& sg, const uint64_t* pointers,
   }
   const uint64_t step = variables << kOffsetBits;
   bool strided = true;
-  for (uint32_t lane = 1; lane < sg.lanes; ++lane) {
-    strided &= pointers[lane] == pointers[0] + lane * step;
-  }
+  const uint64_t first_pointer = pointers[0];
+  ForAllLanes(sg.lanes,
+              [&](uint32_t lane) { strided &= pointers[lane] == first_pointer + lane * step; });
   if (!strided) return nullptr;
   const Allocation& a = *g.allocations->Find(first);
   const uint64_t offset = PointerOffset(pointers[0]);
-  if (offset > a.size || bytes > a.size - offset || (alignment > 1 && offset % alignment != 0) ||
+  if (offset > a.size || bytes > a.size - offset || Misaligned(offset, alignment) ||
       (write && a.read_only)) {
     return nullptr;
   }

@@ -101,6 +101,7 @@ class Worker {
       }
     }
     group_.private_end = static_cast<uint32_t>(table_.size());
+    group_.private_base = private_.data();
     group_.launch = &launch_;
     group_.program = &p;
     group_.allocations = &table_;
