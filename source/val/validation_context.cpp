@@ -14,7 +14,6 @@ ValidationContext::ValidationContext(const ir::Module& module, const ValidatorOp
     : module_(module),
       options_(options),
       device_(options.device ? options.device : device::FindBuiltinProfile("opencl")),
-      types_(module),
       info_(module) {
   IndexInstructions();
   ComputeSubgroupSizes();

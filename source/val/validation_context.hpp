@@ -35,7 +35,12 @@ class ValidationContext {
   ValidationContext(const ir::Module& module, const ValidatorOptions& options);
 
   const ir::Module& module() const { return module_; }
-  const ir::TypeTable& types() const { return types_; }
+  // Decoded on first use: a module none of our rules applies to (a core-only kernel) never
+  // needs it.
+  const ir::TypeTable& types() const {
+    if (!types_) types_.emplace(module_);
+    return *types_;
+  }
   const ir::ModuleInfo& info() const { return info_; }
   const ValidatorOptions& options() const { return options_; }
   const device::DeviceProfile& device() const { return *device_; }
@@ -56,11 +61,11 @@ class ValidationContext {
   // The Result Type id of the value `id`, or 0 when `id` is undefined, a type or has no type.
   uint32_t ValueTypeId(uint32_t id) const;
   // The same as a type (nullptr when unknown).
-  const ir::Type* ValueType(uint32_t id) const { return types_.GetType(ValueTypeId(id)); }
+  const ir::Type* ValueType(uint32_t id) const { return types().GetType(ValueTypeId(id)); }
   // The value of `id` when it is an integer constant instruction (a specialization constant at
   // its default when `allow_spec`), else nullopt.
   std::optional<uint64_t> ConstantUInt(uint32_t id, bool allow_spec = false) const {
-    return types_.GetConstantUInt(id, allow_spec);
+    return types().GetConstantUInt(id, allow_spec);
   }
 
   // --- The instruction walk ---
@@ -111,7 +116,7 @@ class ValidationContext {
   const ir::Module& module_;
   const ValidatorOptions& options_;
   const device::DeviceProfile* device_;
-  ir::TypeTable types_;
+  mutable std::optional<ir::TypeTable> types_;
   ir::ModuleInfo info_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> subgroup_sizes_;         // function -> sizes
   std::unordered_map<uint32_t, std::vector<uint32_t>> entry_points_reaching_;  // by function
