@@ -76,6 +76,11 @@ class Instruction {
     AddOperand(kind, std::span<const uint32_t>(words.begin(), words.size()));
   }
   void AddIdOperand(uint32_t id) { AddOperand(grammar::OperandKindId::kIdRef, {id}); }
+  // Room for `operands` operands of `words` words in all, so that adding them allocates once.
+  void ReserveOperands(size_t operands, size_t words) {
+    operands_.reserve(operands);
+    words_.reserve(words);
+  }
   void AddStringOperand(std::string_view text);
   // Replaces operand `index` with one of a possibly different kind and size.
   void SetOperand(size_t index, grammar::OperandKindId kind, std::span<const uint32_t> words);

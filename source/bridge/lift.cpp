@@ -141,16 +141,18 @@ Lifter::Lifter(const ir::Module& original, ir::Module& module, LiftRecord& recor
       error_(error),
       types_(original),
       type_of_(module) {
+  // A bound of 2^32 in a hostile header must not size the table.
+  defined_ids_.Reserve(module.header().bound, size_t{1} << 22);
   module.ForEachInstruction([this](const ir::Instruction& inst) {
     if (inst.opcode() == Op::OpFunction) function_ids_.insert(inst.result_id());
-    if (inst.has_result_id()) defined_ids_.insert(inst.result_id());
+    if (inst.has_result_id()) defined_ids_.Set(inst.result_id(), 1);
   });
 }
 
 // An undefined id counts as a value: it is passed, so that SPIRV-Tools reports it.
 bool Lifter::IsValue(uint32_t id) const {
   if (function_ids_.count(id)) return false;
-  return type_of_.HasType(id) || defined_ids_.count(id) == 0;
+  return type_of_.HasType(id) || defined_ids_.Get(id) == nullptr;
 }
 
 bool Lifter::Fail(const ir::Instruction& inst, const std::string& why) {
@@ -264,6 +266,7 @@ bool Lifter::LiftInstruction(ir::Instruction& inst) {
 
   ir::Instruction call(Op::OpFunctionCall, return_type,
                        sig.has_result ? inst.result_id() : module_.TakeNextId());
+  call.ReserveOperands(1 + args.size(), 1 + args.size());
   call.AddIdOperand(callee);
   for (uint32_t arg : args) call.AddIdOperand(arg);
   call.set_source(inst.source_index(), inst.source_word_offset());

@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "binary/id_table.hpp"
 #include "bridge/bridge.hpp"
 #include "ir/type_table.hpp"
 #include "ir/value_types.hpp"
@@ -89,7 +90,7 @@ class Lifter {
   const ir::TypeTable types_;     // of the original module
   const ir::ValueTypes type_of_;  // of the module as it was before lifting
   std::unordered_set<uint32_t> function_ids_;
-  std::unordered_set<uint32_t> defined_ids_;
+  binary::IdTable<uint8_t> defined_ids_;  // dense: asked for every operand of a lifted call
   // (opcode, has result, return type, operands, parameter types) -> declaration
   std::map<std::vector<uint32_t>, uint32_t> declarations_;
   std::list<ir::Function> new_declarations_;

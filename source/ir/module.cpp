@@ -164,6 +164,8 @@ bool ModuleReader::Fail(const Instruction& inst, std::string problem) {
 bool ModuleReader::OnInstruction(const binary::ParsedInstruction& parsed) {
   Instruction inst(static_cast<spv::Op>(parsed.opcode), parsed.result_type_id, parsed.result_id);
   inst.set_source(parsed.index, parsed.word_offset);
+  // Every operand but the result type and id, and at most all words but the opcode's.
+  inst.ReserveOperands(parsed.operands.size(), parsed.words.size() - 1);
   size_t covered = 1;
   for (const binary::ParsedOperand& operand : parsed.operands) {
     covered += operand.num_words;

@@ -26,7 +26,9 @@ ModuleInfo::ModuleInfo(const Module& module) {
     entry_points_.push_back({static_cast<spv::ExecutionModel>(inst.word(0)), inst.word(1),
                              inst.StringOperand(2), WordsFrom(inst, 3), &inst});
   }
-  for (const Instruction& inst : module.execution_modes()) execution_modes_.push_back(&inst);
+  for (const Instruction& inst : module.execution_modes()) {
+    if (inst.num_operands() >= 2) execution_modes_[inst.word(0)].push_back(&inst);
+  }
   for (const Instruction& inst : module.debug()) {
     if (inst.opcode() == spv::Op::OpName) names_.Set(inst.word(0), &inst);
     if (inst.opcode() == spv::Op::OpMemberName) member_names_.push_back(&inst);
@@ -100,8 +102,9 @@ const EntryPoint* ModuleInfo::FindEntryPoint(std::string_view name) const {
 
 std::vector<ExecutionModeInfo> ModuleInfo::GetExecutionModes(uint32_t function_id) const {
   std::vector<ExecutionModeInfo> modes;
-  for (const Instruction* inst : execution_modes_) {
-    if (inst->num_operands() < 2 || inst->word(0) != function_id) continue;
+  auto found = execution_modes_.find(function_id);
+  if (found == execution_modes_.end()) return modes;
+  for (const Instruction* inst : found->second) {
     modes.push_back({static_cast<spv::ExecutionMode>(inst->word(1)), WordsFrom(*inst, 2),
                      inst->opcode() == spv::Op::OpExecutionModeId, inst});
   }

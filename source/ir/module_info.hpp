@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -84,7 +85,8 @@ class ModuleInfo {
   void AddDecoration(uint32_t target, const DecorationInfo& info);
 
   std::vector<EntryPoint> entry_points_;
-  std::vector<const Instruction*> execution_modes_;
+  // By the function they apply to (a module may have thousands of kernels), in module order.
+  std::unordered_map<uint32_t, std::vector<const Instruction*>> execution_modes_;
   binary::IdTable<const Instruction*> names_;
   std::vector<const Instruction*> member_names_;
   binary::IdTable<uint32_t> decoration_slot_;

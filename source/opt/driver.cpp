@@ -8,10 +8,12 @@
 #include <sstream>
 
 #include "opt/compact_ids.hpp"
+#include "opt/encoded_positions.hpp"
 #include "opt/installed_pass_safety.hpp"
 #include "opt/pass_registry.hpp"
 #include "opt/spirv_tools_passes.hpp"
 #include "text/disassembler.hpp"
+#include "val/validate_parsed.hpp"
 #include "xmx/device.hpp"
 #include "xmx/optimizer.hpp"
 
@@ -297,7 +299,8 @@ Result<OptimizeReport> Optimize(std::span<const uint32_t> words, std::span<const
   val::ValidatorOptions validator = options.validator;
   validator.target_env = options.target_env;
   if (!options.skip_validation) {
-    val::ValidationResult input = val::Validate(words, validator);
+    // The validator reads the module the passes start from, not a second parse of `words`.
+    val::ValidationResult input = val::ValidateParsed(*module, words, validator);
     said = std::move(input.diagnostics);
     if (!input.valid) return Out::Failure(std::move(said));
   }
@@ -312,8 +315,11 @@ Result<OptimizeReport> Optimize(std::span<const uint32_t> words, std::span<const
   report.skipped = std::move(driver.skipped());
   if (!options.skip_validation && driver.changed()) {
     // spirv-opt trusts its passes; we do not: an invalid result is never written. (A module no
-    // pass changed is the input, validated above.)
-    val::ValidationResult output = val::Validate(report.words, validator);
+    // pass changed is the input, validated above.) The module the passes left is what
+    // report.words encodes; once its instructions know their places there, the validator reads
+    // it as it would have read report.words.
+    SetEncodedPositions(driver.module());
+    val::ValidationResult output = val::ValidateParsed(driver.module(), report.words, validator);
     if (!output.valid) {
       said.push_back(Error("the optimized module is invalid (a pass wrote it wrongly):"));
       for (Diagnostic& d : output.diagnostics) said.push_back(std::move(d));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -226,9 +227,21 @@ PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> f
       return PassStatus::kFailed;
     }
   }
-  ir::Module working = lifted ? std::move(lifted->module) : module;
-  const PlaceholderRecord placeholders = AddPlaceholderBodies(working);
-  const std::vector<uint32_t> before = working.ToWords();
+  // The optimizer reads words: a module with nothing to lift and no declaration to give a body
+  // is encoded as it is, without a copy.
+  std::optional<ir::Module> working;
+  if (lifted) {
+    working = std::move(lifted->module);
+  } else if (std::ranges::any_of(module.functions(), &ir::Function::IsDeclaration)) {
+    working = module;
+  }
+  PlaceholderRecord placeholders;
+  if (working) {
+    placeholders = AddPlaceholderBodies(*working);
+  } else {
+    placeholders.bound_before = placeholders.bound_after = module.header().bound;
+  }
+  const std::vector<uint32_t> before = (working ? *working : module).ToWords();
 
   spvtools::Optimizer optimizer(options.target_env);
   std::string complaint;

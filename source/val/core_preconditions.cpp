@@ -54,27 +54,36 @@ class PreconditionChecker {
         opencl_std_.insert(import.result_id());
       }
     }
-    // A module without OpenCL.std (Vulkan, or core-only) costs no walk.
-    if (opencl_std_.empty()) return;
-    module.ForEachInstruction([this](const ir::Instruction& inst) {
-      if (inst.has_result_id()) defs_.emplace(inst.result_id(), &inst);
-    });
   }
 
   std::vector<Diagnostic> Check() {
     if (opencl_std_.empty()) return {};
     const grammar::ExtInstSet* set = grammar::FindExtInstSet("OpenCL.std");
     if (set == nullptr) return {};
+    // The instructions the table names; only when there are some do their operands' definitions
+    // need an index (OpenCL kernels import OpenCL.std whether they use it or not).
+    struct Candidate {
+      const ir::Instruction* inst;
+      size_t index;
+      std::string_view name;
+    };
+    std::vector<Candidate> candidates;
     size_t index = 0;
     module_.ForEachInstruction([&](const ir::Instruction& inst) {
       if (inst.opcode() == spv::Op::OpExtInst && inst.num_operands() >= 2 &&
           opencl_std_.count(inst.word(0)) != 0) {
-        if (const grammar::ExtInstruction* ext = grammar::FindExtInstruction(*set, inst.word(1))) {
-          CheckExtInst(inst, index, ext->name);
+        const grammar::ExtInstruction* ext = grammar::FindExtInstruction(*set, inst.word(1));
+        if (ext != nullptr && IsNamedByAnAssumption(ext->name)) {
+          candidates.push_back({&inst, index, ext->name});
         }
       }
       ++index;
     });
+    if (candidates.empty()) return {};
+    module_.ForEachInstruction([this](const ir::Instruction& inst) {
+      if (inst.has_result_id()) defs_.emplace(inst.result_id(), &inst);
+    });
+    for (const Candidate& c : candidates) CheckExtInst(*c.inst, c.index, c.name);
     return std::move(out_);
   }
 
@@ -82,6 +91,13 @@ class PreconditionChecker {
   const ir::Instruction* Def(uint32_t id) const {
     auto it = defs_.find(id);
     return it == defs_.end() ? nullptr : it->second;
+  }
+
+  static bool IsNamedByAnAssumption(std::string_view name) {
+    for (const Assumption& a : kAssumptions) {
+      if (a.instruction == name) return true;
+    }
+    return false;
   }
 
   // "OpTypePointer" for what `id` defines.

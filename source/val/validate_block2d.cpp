@@ -3,6 +3,8 @@
 // restrictions of A.3 where the operands are constants (breaking them is undefined behaviour on
 // every execution), then the device's shape table and subgroup sizes (A.4, A.7).
 #include <algorithm>
+#include <array>
+#include <map>
 #include <set>
 #include <string>
 
@@ -317,8 +319,8 @@ class Block2dChecker {
       return;  // nothing else about the device applies
     }
     if (!dims.static_error && dims.element_size && dims.width && dims.height && dims.count) {
-      const device::Block2dMatch match = device::MatchBlock2d(
-          device_, op, *dims.element_size, *dims.width, *dims.height, *dims.count);
+      const device::Block2dMatch& match =
+          Match(op, *dims.element_size, *dims.width, *dims.height, *dims.count);
       switch (match.status) {
         case device::MatchStatus::kNotSupported:
           context_.Error(*inst_, rules::kBlock2dUnsupported, match.Message(device_));
@@ -361,7 +363,25 @@ class Block2dChecker {
 
   ValidationContext& context_;
   Block2dValues values_;
+  // The device table's answer for one shape. A kernel loads the same few shapes in every
+  // iteration of its loops; the lookup narrows the whole table, so each shape is looked up once
+  // per module.
+  const device::Block2dMatch& Match(device::Block2dOp op, uint32_t element_size, uint32_t width,
+                                    uint32_t height, uint32_t count) {
+    const std::array<uint32_t, 5> key = {static_cast<uint32_t>(op), element_size, width, height,
+                                         count};
+    auto found = matches_.find(key);
+    if (found == matches_.end()) {
+      found =
+          matches_
+              .emplace(key, device::MatchBlock2d(device_, op, element_size, width, height, count))
+              .first;
+    }
+    return found->second;
+  }
+
   const device::DeviceProfile& device_;
+  std::map<std::array<uint32_t, 5>, device::Block2dMatch> matches_;
   const device::Block2dLimits& limits_;
   const ir::Instruction* inst_ = nullptr;
   std::string name_;

@@ -40,25 +40,38 @@ class DeclarationChecker {
     }
   }
 
-  // `what` names the thing for the message, e.g. "OpSubgroup2DBlockLoadINTEL".
-  void Check(const ir::Instruction& inst, const std::string& what,
+  // `entry` is the grammar's entry (instruction or enumerant) whose requirements these are;
+  // what() names it for the message, e.g. "OpSubgroup2DBlockLoadINTEL".
+  template <typename What>
+  void Check(const ir::Instruction& inst, const void* entry, What&& what,
              std::span<const char* const> capabilities, std::span<const char* const> extensions,
-             bool check_capabilities = true, bool provisional = false) {
-    if (check_capabilities && !capabilities.empty() && !AnyCapability(capabilities)) {
-      context_.Error(inst, rules::kDeclCapability,
-                     what + " requires one of these capabilities: " + Join(capabilities));
+             bool check_capabilities, bool provisional) {
+    // Whether they are met depends only on the module's declarations: a kernel uses the same
+    // few extended instructions many times, and each is looked up once.
+    const std::pair<const void*, bool> key{entry, check_capabilities};
+    if (met_.count(key)) return;
+    const bool capabilities_met =
+        !check_capabilities || capabilities.empty() || AnyCapability(capabilities);
+    const bool extensions_met = extensions.empty() || AnyExtension(extensions);
+    if (capabilities_met && extensions_met) {
+      met_.insert(key);
+      return;
     }
-    if (!extensions.empty() && !AnyExtension(extensions)) {
+    if (!capabilities_met) {
+      context_.Error(inst, rules::kDeclCapability,
+                     what() + " requires one of these capabilities: " + Join(capabilities));
+    }
+    if (!extensions_met) {
       // DECISIONS 17: the drafts say a module using their bits "should" declare the draft's
       // extension; the SPIRV-LLVM-Translator refuses to write one that does not and upstream
       // spirv-val rejects it, so it is an error, under its own rule id.
       if (provisional) {
         context_.Error(inst, rules::kDeclExtensionProvisional,
-                       what + " is provisional and requires one of these draft extensions: " +
+                       what() + " is provisional and requires one of these draft extensions: " +
                            Join(extensions) + " (DECISIONS 17)");
       } else {
         context_.Error(inst, rules::kDeclExtension,
-                       what + " requires one of these extensions: " + Join(extensions));
+                       what() + " requires one of these extensions: " + Join(extensions));
       }
     }
   }
@@ -81,6 +94,7 @@ class DeclarationChecker {
   ValidationContext& context_;
   std::set<uint32_t> capabilities_;
   std::set<std::string> extensions_;
+  std::set<std::pair<const void*, bool>> met_;  // (grammar entry, capabilities checked)
 };
 
 // The extended enumerants an operand names: the value, or each set bit of a mask.
@@ -109,15 +123,17 @@ void ValidateDeclarations(ValidationContext& context) {
     const grammar::Instruction* desc =
         grammar::FindInstruction(static_cast<uint32_t>(inst.opcode()));
     if (desc && desc->origin == Origin::kExtended) {
-      checker.Check(inst, desc->name, desc->capabilities, desc->extensions, true,
-                    desc->provisional);
+      checker.Check(
+          inst, desc, [desc] { return std::string(desc->name); }, desc->capabilities,
+          desc->extensions, true, desc->provisional);
     }
     ForEachExtendedEnumerant(
         inst, [&](const grammar::OperandKind& kind, const grammar::Enumerant& e) {
           // A declared capability needs its extension, not itself; other enumerants need both.
           const bool is_capability = inst.opcode() == spv::Op::OpCapability;
-          checker.Check(inst, std::string(kind.name) + " " + e.name, e.capabilities, e.extensions,
-                        !is_capability, e.provisional);
+          checker.Check(
+              inst, &e, [&kind, &e] { return std::string(kind.name) + " " + e.name; },
+              e.capabilities, e.extensions, !is_capability, e.provisional);
         });
   });
 }

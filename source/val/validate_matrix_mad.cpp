@@ -2,6 +2,8 @@
 // SPIR-V extension (SPEC-NOTES B.2, B.3) and hold on every device; the table rules look the
 // instruction up in the device's matrix_mad rows (B.5, B.8) once per subgroup size that can reach
 // it, since N is the subgroup size and the rows differ per size.
+#include <array>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -153,7 +155,7 @@ class MatrixMadChecker {
   void CheckAtSize(const ir::Instruction& inst, device::MatrixMadQuery query, uint32_t size) {
     const device::DeviceProfile& profile = context_.device();
     query.subgroup_size = size;
-    const device::MatrixMadMatch match = device::MatchMatrixMad(profile, query);
+    const device::MatrixMadMatch& match = Match(query);
     switch (match.status) {
       case device::MatchStatus::kNoTable:
       case device::MatchStatus::kCoreRules:
@@ -183,7 +185,7 @@ class MatrixMadChecker {
       if (other == size) continue;
       device::MatrixMadQuery q = query;
       q.subgroup_size = other;
-      device::MatrixMadMatch m = device::MatchMatrixMad(profile, q);
+      const device::MatrixMadMatch& m = Match(q);
       if (m.status == device::MatchStatus::kMatched) {
         other_sizes.push_back(other);
         if (!other_row || other * 2 == size) other_row = m.row;
@@ -232,6 +234,25 @@ class MatrixMadChecker {
     }
   }
 
+  // The device table's answer for `query`. A kernel repeats the same few operand shapes in
+  // every instruction of its loops; the lookup walks the whole table, so each shape is looked
+  // up once per module.
+  const device::MatrixMadMatch& Match(const device::MatrixMadQuery& query) {
+    using device::ElementType;
+    auto type = [](ElementType t) { return static_cast<uint32_t>(t); };
+    const MatchKey key = {query.subgroup_size, query.k,
+                          query.operands,      type(query.result.type),
+                          query.result.count,  type(query.a.type),
+                          query.a.count,       type(query.b.type),
+                          query.b.count,       type(query.c.type),
+                          query.c.count};
+    auto found = matches_.find(key);
+    if (found == matches_.end()) {
+      found = matches_.emplace(key, device::MatchMatrixMad(context_.device(), query)).first;
+    }
+    return found->second;
+  }
+
   // Reports a problem once per instruction, however many subgroup sizes hit it.
   void Report(const ir::Instruction& inst, Severity severity, const std::string& rule,
               const std::string& message) {
@@ -242,6 +263,8 @@ class MatrixMadChecker {
   ValidationContext& context_;
   std::unordered_set<uint32_t> unknown_size_functions_;
   std::set<std::tuple<Severity, std::string, std::string>> reported_;
+  using MatchKey = std::array<uint32_t, 11>;
+  std::map<MatchKey, device::MatrixMadMatch> matches_;
 };
 
 }  // namespace

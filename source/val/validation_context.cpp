@@ -14,7 +14,6 @@ ValidationContext::ValidationContext(const ir::Module& module, const ValidatorOp
     : module_(module),
       options_(options),
       device_(options.device ? options.device : device::FindBuiltinProfile("opencl")),
-      types_(module),
       info_(module) {
   IndexInstructions();
   ComputeSubgroupSizes();
@@ -24,21 +23,51 @@ void ValidationContext::IndexInstructions() {
   // A bound of 2^32 in a hostile header must not size the table.
   defs_.Reserve(module_.header().bound, size_t{1} << 22);
   module_.ForEachInstruction([&](const ir::Instruction& inst) {
-    opcodes_present_.insert(static_cast<uint32_t>(inst.opcode()));
+    opcodes_present_.set(static_cast<uint16_t>(inst.opcode()));
     // The first definition wins: a redefinition is the core rules' error, not a new value.
     if (inst.has_result_id() && inst.result_id() != 0 && defs_.Get(inst.result_id()) == nullptr) {
       defs_.Set(inst.result_id(), &inst);
     }
   });
+  // Counts per opcode give each group its place; a second pass fills the groups in module order.
+  std::vector<uint32_t> counts;
+  opcode_slot_.assign(kSlotTableSize, kNoSlot);
   for (const ir::Function& function : module_.functions()) {
     for (const ir::BasicBlock& block : function.blocks) {
       for (const ir::Instruction& inst : block.instructions) {
-        const BodyInstruction entry{&function, &block, &inst};
-        body_.push_back(entry);
-        body_by_opcode_[static_cast<uint32_t>(inst.opcode())].push_back(entry);
+        body_.push_back({&function, &block, &inst});
+        uint16_t& slot = SlotOf(static_cast<uint32_t>(inst.opcode()));
+        if (slot == kNoSlot) {
+          slot = static_cast<uint16_t>(counts.size());
+          counts.push_back(0);
+        }
+        ++counts[slot];
       }
     }
   }
+  group_start_.assign(counts.size() + 1, 0);
+  for (size_t i = 0; i < counts.size(); ++i) group_start_[i + 1] = group_start_[i] + counts[i];
+  std::vector<uint32_t> next(group_start_.begin(), group_start_.end() - 1);
+  body_by_opcode_.resize(body_.size());
+  for (const BodyInstruction& entry : body_) {
+    body_by_opcode_[next[FindSlot(static_cast<uint32_t>(entry.inst->opcode()))]++] = entry;
+  }
+}
+
+uint16_t& ValidationContext::SlotOf(uint32_t opcode) {
+  if (opcode < kSlotTableSize) return opcode_slot_[opcode];
+  for (auto& [large, slot] : large_opcode_slots_) {
+    if (large == opcode) return slot;
+  }
+  return large_opcode_slots_.emplace_back(opcode, kNoSlot).second;
+}
+
+uint16_t ValidationContext::FindSlot(uint32_t opcode) const {
+  if (opcode < kSlotTableSize) return opcode_slot_[opcode];
+  for (const auto& [large, slot] : large_opcode_slots_) {
+    if (large == opcode) return slot;
+  }
+  return kNoSlot;
 }
 
 const ir::Instruction* ValidationContext::Def(uint32_t id) const {
@@ -53,9 +82,10 @@ uint32_t ValidationContext::ValueTypeId(uint32_t id) const {
 }
 
 std::span<const BodyInstruction> ValidationContext::BodyInstructionsWith(spv::Op op) const {
-  auto it = body_by_opcode_.find(static_cast<uint32_t>(op));
-  if (it == body_by_opcode_.end()) return {};
-  return it->second;
+  const uint16_t slot = FindSlot(static_cast<uint32_t>(op));
+  if (slot == kNoSlot) return {};
+  return std::span<const BodyInstruction>(body_by_opcode_)
+      .subspan(group_start_[slot], group_start_[slot + 1] - group_start_[slot]);
 }
 
 std::span<const uint32_t> ValidationContext::EntryPointsReaching(uint32_t function_id) const {

@@ -5,12 +5,12 @@
 // their own maps and walks.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "binary/id_table.hpp"
@@ -35,7 +35,12 @@ class ValidationContext {
   ValidationContext(const ir::Module& module, const ValidatorOptions& options);
 
   const ir::Module& module() const { return module_; }
-  const ir::TypeTable& types() const { return types_; }
+  // Decoded on first use: a module none of our rules applies to (a core-only kernel) never
+  // needs it.
+  const ir::TypeTable& types() const {
+    if (!types_) types_.emplace(module_);
+    return *types_;
+  }
   const ir::ModuleInfo& info() const { return info_; }
   const ValidatorOptions& options() const { return options_; }
   const device::DeviceProfile& device() const { return *device_; }
@@ -56,11 +61,11 @@ class ValidationContext {
   // The Result Type id of the value `id`, or 0 when `id` is undefined, a type or has no type.
   uint32_t ValueTypeId(uint32_t id) const;
   // The same as a type (nullptr when unknown).
-  const ir::Type* ValueType(uint32_t id) const { return types_.GetType(ValueTypeId(id)); }
+  const ir::Type* ValueType(uint32_t id) const { return types().GetType(ValueTypeId(id)); }
   // The value of `id` when it is an integer constant instruction (a specialization constant at
   // its default when `allow_spec`), else nullopt.
   std::optional<uint64_t> ConstantUInt(uint32_t id, bool allow_spec = false) const {
-    return types_.GetConstantUInt(id, allow_spec);
+    return types().GetConstantUInt(id, allow_spec);
   }
 
   // --- The instruction walk ---
@@ -69,9 +74,7 @@ class ValidationContext {
   // The body instructions with opcode `op`, in module order (empty when there is none).
   std::span<const BodyInstruction> BodyInstructionsWith(spv::Op op) const;
   // Whether any instruction of the module (any section) has opcode `op`.
-  bool HasOpcode(spv::Op op) const {
-    return opcodes_present_.count(static_cast<uint32_t>(op)) != 0;
-  }
+  bool HasOpcode(spv::Op op) const { return opcodes_present_.test(static_cast<uint16_t>(op)); }
 
   // Calls visit(const ir::Function&, const ir::Instruction&) for every instruction in a block.
   template <typename Visit>
@@ -113,15 +116,25 @@ class ValidationContext {
   const ir::Module& module_;
   const ValidatorOptions& options_;
   const device::DeviceProfile* device_;
-  ir::TypeTable types_;
+  mutable std::optional<ir::TypeTable> types_;
   ir::ModuleInfo info_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> subgroup_sizes_;         // function -> sizes
   std::unordered_map<uint32_t, std::vector<uint32_t>> entry_points_reaching_;  // by function
   binary::IdTable<const ir::Instruction*> defs_;
   std::vector<BodyInstruction> body_;
-  // The body instructions of each opcode, in module order.
-  std::unordered_map<uint32_t, std::vector<BodyInstruction>> body_by_opcode_;
-  std::unordered_set<uint32_t> opcodes_present_;
+  // The body instructions grouped by opcode, each group in module order: the group of an opcode
+  // is body_by_opcode_[group_start_[slot]..group_start_[slot + 1]), its slot in opcode_slot_
+  // (kNoSlot when the body has none), or for an opcode past that table in large_opcode_slots_.
+  // A flat table rather than a map per opcode: indexing runs once per instruction of the module.
+  static constexpr uint16_t kNoSlot = 0xFFFF;
+  static constexpr uint32_t kSlotTableSize = 8192;  // above every opcode the grammar knows
+  uint16_t& SlotOf(uint32_t opcode);
+  uint16_t FindSlot(uint32_t opcode) const;
+  std::vector<uint16_t> opcode_slot_;
+  std::vector<std::pair<uint32_t, uint16_t>> large_opcode_slots_;
+  std::vector<uint32_t> group_start_;
+  std::vector<BodyInstruction> body_by_opcode_;
+  std::bitset<1u << 16> opcodes_present_;  // an opcode is a 16-bit field
   std::vector<uint32_t> unreached_sizes_;
   std::vector<Diagnostic> diagnostics_;
   bool upgraded_ = false;

@@ -15,6 +15,7 @@
 #include "builtins/upgrade.hpp"
 #include "grammar/grammar.hpp"
 #include "opt/compact_ids.hpp"
+#include "opt/encoded_positions.hpp"
 #include "text/assembler.hpp"
 
 namespace xmx::opt {
@@ -200,6 +201,42 @@ TEST(OptimizerValidation, AnInvalidInputIsRefusedUnlessValidationIsSkipped) {
   OptimizerOptions options;
   options.target_env = xmx::TargetEnv::Spv16();
   EXPECT_TRUE(Optimize(words, Steps({"--ccp"}), options).ok());
+}
+
+// The output is validated from the module the passes left, not from a parse of what was written:
+// its instructions must carry the places they have in the written words, or the diagnostics would
+// point at the wrong instructions.
+TEST(OptimizerValidation, OutputInstructionsGetThePlacesTheyHaveInTheWrittenWords) {
+  std::optional<ir::Module> module =
+      ir::Module::FromWords(AssembleRepro("function_declaration"), nullptr);
+  ASSERT_TRUE(module);
+  // Edits as a pass makes them: an instruction added in the first body (so every later one
+  // moves), with a debug line of its own, and one added among the globals.
+  ir::Function* body = nullptr;
+  for (ir::Function& function : module->functions()) {
+    if (!function.IsDeclaration()) body = &function;
+  }
+  ASSERT_NE(body, nullptr);
+  ir::InstructionList& first_block = body->blocks.front().instructions;
+  ir::Instruction nop(spv::Op::OpNop);
+  nop.debug_lines().emplace_back(spv::Op::OpNoLine);
+  first_block.insert(first_block.begin(), std::move(nop));
+  ir::Instruction type(spv::Op::OpTypeFloat, 0, module->TakeNextId());
+  type.AddOperand(grammar::OperandKindId::kLiteralInteger, {64});
+  module->globals().push_back(std::move(type));
+
+  SetEncodedPositions(*module);
+  const std::vector<uint32_t> words = module->ToWords();
+  std::optional<ir::Module> reread = ir::Module::FromWords(words, nullptr);
+  ASSERT_TRUE(reread);
+  std::vector<std::pair<size_t, size_t>> expected, got;
+  reread->ForEachInstruction([&expected](const ir::Instruction& inst) {
+    expected.emplace_back(inst.source_index(), inst.source_word_offset());
+  });
+  module->ForEachInstruction([&got](const ir::Instruction& inst) {
+    got.emplace_back(inst.source_index(), inst.source_word_offset());
+  });
+  EXPECT_EQ(got, expected);
 }
 
 // What the bridge adds for the installed passes (its declarations, their linkage names, the

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "spirv-tools/libspirv.hpp"
 #include "text/assembler.hpp"
 #include "val_test_support.hpp"
 
@@ -118,6 +119,54 @@ TEST(Validator, TypeMismatchElsewhereInAnExtendedModuleIsFound) {
     found |= d.rule == "core" && d.instruction_text.find("OpIAdd") != std::string::npos;
   }
   EXPECT_TRUE(found) << Dump(r);
+}
+
+// SPIRV-Tools' messages as spirv-val prints them: its options left as they are.
+std::vector<std::string> SpirvValMessages(const std::vector<uint32_t>& words) {
+  std::vector<std::string> messages;
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  tools.SetMessageConsumer(
+      [&messages](spv_message_level_t, const char*, const spv_position_t&, const char* text) {
+        std::string message = text;
+        messages.push_back(message.substr(0, message.find('\n')));
+      });
+  tools.Validate(words);
+  return messages;
+}
+
+// xmx-val asks SPIRV-Tools for its verdict without the names it gives ids in messages (deriving
+// them costs about 40% of its time) and asks again with them when there is something to say: the
+// messages must still name the ids as spirv-val does, by their OpName or their type.
+TEST(Validator, CoreMessagesNameIdsAsSpirvValDoes) {
+  const std::string text = R"(OpCapability Addresses
+OpCapability Kernel
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+OpName %counter "counter"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%ptr = OpTypePointer Function %uint
+%fn = OpTypeFunction %void
+%one = OpConstant %float 1
+%k = OpFunction %void None %fn
+%entry = OpLabel
+%counter = OpVariable %ptr Function
+OpStore %counter %one
+OpReturn
+OpFunctionEnd
+)";
+  const std::vector<uint32_t> words = Assemble(text);
+  const std::vector<std::string> expected = SpirvValMessages(words);
+  ASSERT_FALSE(expected.empty());
+  ASSERT_NE(expected[0].find("%counter"), std::string::npos) << expected[0];
+  const ValidationResult r = Validate(words, {});
+  EXPECT_FALSE(r.valid);
+  std::vector<std::string> core;
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.rule == "core") core.push_back(d.message);
+  }
+  EXPECT_EQ(core, expected) << Dump(r);
 }
 
 TEST(Validator, NonDominatingMatrixOperandIsFound) {

@@ -1,0 +1,18 @@
+// Validation of a module its caller has read already: xmx-opt parses its input once for the
+// validator and the passes, and validates its output from the module the passes left.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "xmx/module.hpp"
+#include "xmx/validator.hpp"
+
+namespace xmx::val {
+
+// Validate(words) without parsing `words` again. `module` is what ir::Module::FromWords(words)
+// gives: every instruction's source index and word offset are its place in `words`.
+ValidationResult ValidateParsed(const ir::Module& module, std::span<const uint32_t> words,
+                                const ValidatorOptions& options);
+
+}  // namespace xmx::val
