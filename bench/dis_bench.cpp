@@ -37,6 +37,9 @@ std::vector<uint32_t> SynthesizeModule(size_t target_bytes) {
   const uint32_t ocl = b.Id();
   b.Named(Op::OpExtInstImport, {ocl}, "OpenCL.std");
   b.Inst(Op::OpMemoryModel, {2, 2});
+  // The names go where the logical layout puts them, before the types, once all are known.
+  const size_t debug_section = b.size();
+  Builder names;
   const uint32_t t_void = b.Id(), t_uint = b.Id(), t_ulong = b.Id(), t_float = b.Id(),
                  t_ptr = b.Id(), t_fn = b.Id(), c_4 = b.Id(), c_half = b.Id();
   b.Inst(Op::OpTypeVoid, {t_void});
@@ -47,11 +50,11 @@ std::vector<uint32_t> SynthesizeModule(size_t target_bytes) {
   b.Inst(Op::OpTypeFunction, {t_fn, t_void, t_ptr, t_ptr, t_uint});
   b.Inst(Op::OpConstant, {t_uint, c_4, 4});
   b.Inst(Op::OpConstant, {t_float, c_half, 0x3F000000});
-  for (uint32_t k = 0; b.size() * 4 < target_bytes; ++k) {
+  for (uint32_t k = 0; (b.size() + names.size()) * 4 < target_bytes; ++k) {
     const uint32_t fn = b.Id(), in = b.Id(), out = b.Id(), n = b.Id(), entry = b.Id();
     // Distinct names: spirv-dis uniquifies repeated names in quadratic time, which would flatter
     // the comparison.
-    b.Named(Op::OpName, {in}, "in" + std::to_string(k));
+    names.Named(Op::OpName, {in}, "in" + std::to_string(k));
     b.Inst(Op::OpFunction, {t_void, fn, 0, t_fn});
     b.Inst(Op::OpFunctionParameter, {t_ptr, in});
     b.Inst(Op::OpFunctionParameter, {t_ptr, out});
@@ -72,6 +75,7 @@ std::vector<uint32_t> SynthesizeModule(size_t target_bytes) {
     b.Inst(Op::OpReturn, {});
     b.Inst(Op::OpFunctionEnd, {});
   }
+  b.InsertAt(debug_section, names);
   return b.Finish();
 }
 

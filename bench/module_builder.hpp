@@ -1,6 +1,7 @@
 // Builds benchmark modules word by word, with fresh ids.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <string_view>
@@ -37,6 +38,12 @@ class Builder {
     return module;
   }
   size_t size() const { return words_.size(); }
+  // Puts `other`'s instructions before the instruction that starts at word `position` (a value
+  // size() had), for sections filled after what follows them, such as debug names.
+  void InsertAt(size_t position, const Builder& other) {
+    words_.insert(words_.begin() + std::ptrdiff_t(position), other.words_.begin(),
+                  other.words_.end());
+  }
 
  private:
   uint32_t next_id_ = 1;
