@@ -27,7 +27,7 @@ enum class OpcodeFamily : uint8_t {
   kArith,           // arith/exec_arith.cpp
   kConvert,         // convert/exec_convert.cpp
   kComposite,       // composite/exec_composite.cpp
-  kMemory,          // memory/exec_memory.cpp
+  kMemory,          // memory/exec_memory.cpp, memory/exec_access_chain.cpp
   kAtomic,          // atomic/exec_atomic.cpp
   kControl,         // control/exec_control.cpp (imported calls: imported/exec_imported.cpp)
   kGroup,           // group/exec_group.cpp
