@@ -8,6 +8,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "device/block2d_classes.hpp"
+#include "ir/block2d_operands.hpp"
 #include "opt/module_builder.hpp"
 #include "opt/passes.hpp"
 #include "opt/subgroup_sizes.hpp"
@@ -19,32 +21,12 @@ using fuse_detail::AffineValue;
 using fuse_detail::AffineValues;
 using spv::Op;
 
-// Operand positions shared by the loads and the prefetch (SPEC-NOTES A.2); the store, whose
-// private pointer comes first, never fuses (no device lists a Block Count above 1 for it).
-constexpr size_t kElementSize = 0, kBlockWidth = 1, kBlockHeight = 2, kBlockCount = 3;
-constexpr size_t kBase = 4, kMemoryWidth = 5, kMemoryHeight = 6, kMemoryPitch = 7;
-constexpr size_t kCoordinate = 8, kDestination = 9;
-
-std::optional<device::Block2dOp> FusibleOp(Op opcode) {
-  switch (opcode) {
-    case Op::OpSubgroup2DBlockLoadINTEL:
-      return device::Block2dOp::kLoad;
-    case Op::OpSubgroup2DBlockLoadTransformINTEL:
-      return device::Block2dOp::kLoadTransform;
-    case Op::OpSubgroup2DBlockLoadTransposeINTEL:
-      return device::Block2dOp::kLoadTranspose;
-    case Op::OpSubgroup2DBlockPrefetchINTEL:
-      return device::Block2dOp::kPrefetch;
-    default:
-      return std::nullopt;
-  }
-}
-
 // One 2D block load or prefetch that may join a group.
 struct Candidate {
   ir::InstructionList::iterator inst;
   size_t position = 0;  // in its basic block
   device::Block2dOp op{};
+  ir::Block2dOperands operands;  // ids, and where each operand sits (the shared decoder)
   uint32_t element_size = 0, block_width = 0, block_height = 0, block_count = 0;
   AffineValue x, y;
 };
@@ -100,10 +82,6 @@ class Fuser {
     }
   }
 
-  std::optional<uint32_t> Constant32(uint32_t id, const ir::TypeTable& types) const {
-    return types.GetConstantUInt32(id);
-  }
-
   bool FuseInBlock(ir::Function& function, ir::BasicBlock& block, const ir::DefUse& def_use,
                    const ir::TypeTable& types, const AffineValues& values) {
     std::unordered_map<uint32_t, size_t> defined_at;  // ids defined in this block -> position
@@ -128,19 +106,26 @@ class Fuser {
     return changed;
   }
 
-  std::optional<Candidate> Decode(ir::InstructionList::iterator it, size_t position,
-                                  const ir::TypeTable& types, const AffineValues& values) const {
-    const std::optional<device::Block2dOp> op = FusibleOp(it->opcode());
-    if (!op || it->num_operands() != (*op == device::Block2dOp::kPrefetch ? 9u : 10u)) {
+  // A load or prefetch with constant dimensions; stores never fuse (no device lists a Block
+  // Count above 1 for them), nor does an instruction with more operands than its encoding.
+  static std::optional<Candidate> Decode(ir::InstructionList::iterator it, size_t position,
+                                         const ir::TypeTable& types, const AffineValues& values) {
+    const std::optional<ir::Block2dOperands> operands = ir::DecodeBlock2dOperands(*it);
+    if (!operands || operands->positions->private_pointer_is_source ||
+        it->num_operands() != operands->positions->operand_count) {
       return std::nullopt;
     }
+    const std::optional<device::Block2dOp> op = device::Block2dOpOf(operands->positions->op_class);
+    if (!op) return std::nullopt;
     Candidate c;
     c.inst = it;
     c.position = position;
     c.op = *op;
-    const std::optional<uint32_t> dims[] = {
-        Constant32(it->word(kElementSize), types), Constant32(it->word(kBlockWidth), types),
-        Constant32(it->word(kBlockHeight), types), Constant32(it->word(kBlockCount), types)};
+    c.operands = *operands;
+    const std::optional<uint32_t> dims[] = {types.GetConstantUInt32(operands->element_size),
+                                            types.GetConstantUInt32(operands->block_width),
+                                            types.GetConstantUInt32(operands->block_height),
+                                            types.GetConstantUInt32(operands->block_count)};
     for (const auto& d : dims) {
       if (!d || *d == 0 || *d > 64) return std::nullopt;
     }
@@ -148,8 +133,8 @@ class Fuser {
     c.block_width = *dims[1];
     c.block_height = *dims[2];
     c.block_count = *dims[3];
-    c.x = values.Component(it->word(kCoordinate), 0);
-    c.y = values.Component(it->word(kCoordinate), 1);
+    c.x = values.Component(operands->coordinate, 0);
+    c.y = values.Component(operands->coordinate, 1);
     return c;
   }
 
@@ -174,10 +159,10 @@ class Fuser {
                          c.block_width,
                          c.block_height,
                          c.block_count,
-                         inst.word(kBase),
-                         inst.word(kMemoryWidth),
-                         inst.word(kMemoryHeight),
-                         inst.word(kMemoryPitch),
+                         c.operands.base_pointer,
+                         c.operands.memory_width,
+                         c.operands.memory_height,
+                         c.operands.memory_pitch,
                          c.y.symbol,
                          c.y.component,
                          c.y.offset,
@@ -230,7 +215,7 @@ class Fuser {
                                   const std::unordered_map<uint32_t, size_t>& defined_at) {
     size_t first = group.front().position;
     for (const Candidate& c : group) first = std::min(first, c.position);
-    auto it = defined_at.find(group.front().inst->word(kCoordinate));
+    auto it = defined_at.find(group.front().operands.coordinate);
     return it == defined_at.end() || it->second < first;
   }
 
@@ -245,7 +230,7 @@ class Fuser {
     if (count_id == 0) return false;
     ir::Instruction fused = *leftmost.inst;
     fused.debug_lines().clear();
-    fused.SetWord(kBlockCount, count_id);
+    fused.SetWord(leftmost.operands.positions->block_count, count_id);
 
     if (leftmost.op == device::Block2dOp::kPrefetch) {
       block.instructions.insert(first->inst, std::move(fused));
@@ -291,7 +276,7 @@ class Fuser {
     std::optional<ir::Instruction> destination = element_pointer(0);
     if (!destination) return false;
     const uint32_t staging_start = destination->result_id();
-    fused.SetWord(kDestination, staging_start);
+    fused.SetWord(*leftmost.operands.positions->private_pointer, staging_start);
     block.instructions.insert(first->inst, std::move(*destination));
     block.instructions.insert(first->inst, std::move(fused));
     for (size_t b = 0; b < group.size(); ++b) {
@@ -304,7 +289,7 @@ class Fuser {
         block.instructions.insert(member.inst, std::move(*source));
       }
       ir::Instruction copy(Op::OpCopyMemorySized);
-      copy.AddIdOperand(member.inst->word(kDestination));
+      copy.AddIdOperand(member.operands.private_pointer);
       copy.AddIdOperand(source_id);
       copy.AddIdOperand(size_id);
       copy.debug_lines() = std::move(member.inst->debug_lines());
