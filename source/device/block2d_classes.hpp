@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "grammar/grammar.hpp"
+#include "xmx/spirv_enums.hpp"
 #include "xmx/device.hpp"
 
 namespace xmx::device {
@@ -12,5 +13,9 @@ namespace xmx::device {
 grammar::OpcodeClass OpcodeClassOf(Block2dOp op);
 // nullopt for a class that is not a 2D block instruction.
 std::optional<Block2dOp> Block2dOpOf(grammar::OpcodeClass op_class);
+// The same for an opcode, through the grammar's class of it.
+inline std::optional<Block2dOp> Block2dOpOf(spv::Op opcode) {
+  return Block2dOpOf(grammar::ClassOf(static_cast<uint32_t>(opcode)));
+}
 
 }  // namespace xmx::device

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "device/block2d_classes.hpp"
 #include "opt/passes.hpp"
 #include "opt/subgroup_sizes.hpp"
 
@@ -123,23 +124,6 @@ Diagnostic PassError(const ir::Instruction* inst, std::string message) {
   return d;
 }
 
-std::optional<device::Block2dOp> Block2dOpOf(spv::Op opcode) {
-  switch (opcode) {
-    case spv::Op::OpSubgroup2DBlockLoadINTEL:
-      return device::Block2dOp::kLoad;
-    case spv::Op::OpSubgroup2DBlockLoadTransformINTEL:
-      return device::Block2dOp::kLoadTransform;
-    case spv::Op::OpSubgroup2DBlockLoadTransposeINTEL:
-      return device::Block2dOp::kLoadTranspose;
-    case spv::Op::OpSubgroup2DBlockPrefetchINTEL:
-      return device::Block2dOp::kPrefetch;
-    case spv::Op::OpSubgroup2DBlockStoreINTEL:
-      return device::Block2dOp::kStore;
-    default:
-      return std::nullopt;
-  }
-}
-
 bool Accepted(device::MatchStatus status) {
   return status == device::MatchStatus::kMatched || status == device::MatchStatus::kNoTable;
 }
@@ -242,7 +226,7 @@ void DropUnused(ir::Module& module) {
   for (const ir::Function& function : module.functions()) {
     for (const ir::BasicBlock& block : function.blocks) {
       for (const ir::Instruction& inst : block.instructions) {
-        block2d |= Block2dOpOf(inst.opcode()).has_value();
+        block2d |= device::Block2dOpOf(inst.opcode()).has_value();
         matrix |= inst.opcode() == spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL;
       }
     }
@@ -308,7 +292,7 @@ PassStatus EmulateXmx(ir::Module& module, PassContext& context) {
     for (ir::BasicBlock& block : function.blocks) {
       for (auto it = block.instructions.begin(); it != block.instructions.end();) {
         auto next = std::next(it);
-        const std::optional<device::Block2dOp> op = Block2dOpOf(it->opcode());
+        const std::optional<device::Block2dOp> op = device::Block2dOpOf(it->opcode());
         const bool is_matrix = it->opcode() == spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL;
         if (const std::optional<device::SubgroupTypeQuery> query =
                 emulate_detail::SubgroupTypeQueryOf(emulation, *it)) {

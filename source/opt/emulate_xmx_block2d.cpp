@@ -3,6 +3,8 @@
 #include <bit>
 #include <string>
 
+#include "device/block2d_classes.hpp"
+#include "ir/block2d_operands.hpp"
 #include "opt/emulate_xmx.hpp"
 
 namespace xmx::opt::emulate_detail {
@@ -10,9 +12,10 @@ namespace {
 
 using spv::Op;
 
-// Operand positions (SPEC-NOTES A.2): the loads name the global pointer first and the private
-// one last; the store names the private source first.
-struct Block2dOperands {
+// The emulation function's parameters, in this order whatever the instruction's encoding order
+// (ir::DecodeBlock2dOperands finds each by its role): the surface's base pointer, width, height
+// and pitch, the coordinate, and the private pointer (a load's destination, a store's source).
+struct EmulationParams {
   uint32_t base, width, height, pitch, coordinate, private_pointer;
 };
 
@@ -67,11 +70,9 @@ void WriteBody(EmulationContext& context, CodeBuilder& code, const PayloadMap& m
   const uint32_t private_i8 = b.PointerType(spv::StorageClass::Function, b.IntType(8));
   const uint32_t global_element = b.PointerType(spv::StorageClass::CrossWorkgroup, element_type);
   const uint32_t private_element = b.PointerType(spv::StorageClass::Function, element_type);
-  const Block2dOperands p =
-      store ? Block2dOperands{params[1], params[2], params[3], params[4], params[5], params[0]}
-            : Block2dOperands{params[0], params[1], params[2], params[3], params[4], params[5]};
-  const uint32_t base_type = store ? param_types[1] : param_types[0];
-  const uint32_t private_type = store ? param_types[0] : param_types[5];
+  const EmulationParams p{params[0], params[1], params[2], params[3], params[4], params[5]};
+  const uint32_t base_type = param_types[0];
+  const uint32_t private_type = param_types[5];
   auto as = [&](uint32_t pointer, uint32_t from, uint32_t to) {
     return from == to ? pointer : code.Op(Op::OpBitcast, to, {pointer});
   };
@@ -81,15 +82,15 @@ void WriteBody(EmulationContext& context, CodeBuilder& code, const PayloadMap& m
     if (type != nullptr && type->width == 64) return value;
     return code.Op(Op::OpSConvert, i64, {value});
   };
-  const ir::Type* coordinate_type = types.GetType(param_types[store ? 5 : 4]);
+  const ir::Type* coordinate_type = types.GetType(param_types[4]);
   const uint32_t coordinate_component = coordinate_type != nullptr ? coordinate_type->element : i32;
 
   const uint32_t lane = code.Load(i32, context.LaneIdVariable());
   const uint32_t base = as(p.base, base_type, global_i8);
   const uint32_t private_bytes = as(p.private_pointer, private_type, private_i8);
-  const uint32_t width = widen(p.width, param_types[store ? 2 : 1]);
-  const uint32_t height = widen(p.height, param_types[store ? 3 : 2]);
-  const uint32_t pitch = widen(p.pitch, param_types[store ? 4 : 3]);
+  const uint32_t width = widen(p.width, param_types[1]);
+  const uint32_t height = widen(p.height, param_types[2]);
+  const uint32_t pitch = widen(p.pitch, param_types[3]);
   const uint32_t x0 =
       widen(code.Op(Op::OpCompositeExtract, coordinate_component, {p.coordinate, 0}),
             coordinate_component);
@@ -183,32 +184,25 @@ bool EmulateBlock2d(EmulationContext& context, ir::Function& function, ir::Basic
                     ir::InstructionList::iterator inst, uint32_t subgroup_size,
                     std::string* why_not) {
   const ir::TypeTable& types = context.types();
-  device::Block2dOp op;
-  switch (inst->opcode()) {
-    case Op::OpSubgroup2DBlockLoadINTEL:
-      op = device::Block2dOp::kLoad;
-      break;
-    case Op::OpSubgroup2DBlockLoadTransformINTEL:
-      op = device::Block2dOp::kLoadTransform;
-      break;
-    case Op::OpSubgroup2DBlockLoadTransposeINTEL:
-      op = device::Block2dOp::kLoadTranspose;
-      break;
-    case Op::OpSubgroup2DBlockStoreINTEL:
-      op = device::Block2dOp::kStore;
-      break;
-    default:
-      *why_not = "not a 2D block load or store";
-      return false;
+  const std::optional<ir::Block2dOperands> decoded = ir::DecodeBlock2dOperands(*inst);
+  const std::optional<device::Block2dOp> class_op =
+      decoded ? device::Block2dOpOf(decoded->positions->op_class) : std::nullopt;
+  if (!class_op || *class_op == device::Block2dOp::kPrefetch) {
+    *why_not = "not a 2D block load or store";
+    return false;
   }
-  if (inst->num_operands() != 10) {
-    *why_not = "it does not have the 10 operands of A.2";
+  const device::Block2dOp op = *class_op;
+  if (inst->num_operands() != decoded->positions->operand_count) {
+    *why_not = "it does not have the " + std::to_string(decoded->positions->operand_count) +
+               " operands of A.2";
     return false;
   }
   uint32_t dims[4];
+  const uint32_t dim_ids[] = {decoded->element_size, decoded->block_width, decoded->block_height,
+                              decoded->block_count};
   const char* names[] = {"Element Size", "Block Width", "Block Height", "Block Count"};
   for (int i = 0; i < 4; ++i) {
-    const std::optional<uint32_t> value = types.GetConstantUInt32(inst->word(i));
+    const std::optional<uint32_t> value = types.GetConstantUInt32(dim_ids[i]);
     if (!value || *value == 0 || *value > 64) {
       *why_not = std::string(names[i]) + " is not a constant from 1 to 64";
       return false;
@@ -228,12 +222,15 @@ bool EmulateBlock2d(EmulationContext& context, ir::Function& function, ir::Basic
     *why_not = "subgroup size " + std::to_string(subgroup_size) + " is not a power of two";
     return false;
   }
-  std::vector<uint32_t> operands, operand_types;
-  for (size_t i = 4; i < 10; ++i) {
-    operands.push_back(inst->word(i));
-    operand_types.push_back(context.TypeOf(inst->word(i)));
+  // In EmulationParams' order.
+  const std::vector<uint32_t> operands = {decoded->base_pointer,  decoded->memory_width,
+                                          decoded->memory_height, decoded->memory_pitch,
+                                          decoded->coordinate,    decoded->private_pointer};
+  std::vector<uint32_t> operand_types;
+  for (uint32_t id : operands) {
+    operand_types.push_back(context.TypeOf(id));
     if (operand_types.back() == 0) {
-      *why_not = "operand " + std::to_string(i) + " has no known type";
+      *why_not = "operand %" + std::to_string(id) + " has no known type";
       return false;
     }
   }

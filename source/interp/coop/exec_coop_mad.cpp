@@ -288,7 +288,7 @@ bool BindCoopMulAdd(Loader& loader, const ir::Instruction& inst, Instr& out) {
     if (!kernels.first || (d.k_blocks > 1 && !kernels.rest)) {
       return loader.Fail(inst, "xmx-run cannot execute this multiply-add: " + why);
     }
-    d.kernels.push_back(std::move(kernels));
+    d.kernels.push_back(kernels);
     max_a_bytes = std::max(max_a_bytes, s.a.lane_bytes());
     b_bytes = s.b.lane_bytes();
     max_acc_bytes = std::max({max_acc_bytes, s.c.lane_bytes(), s.result.lane_bytes()});

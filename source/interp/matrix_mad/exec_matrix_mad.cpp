@@ -47,7 +47,7 @@ bool BindMatrixMad(Loader& loader, const ir::Instruction& inst, Instr& out) {
   out.op[0] = loader.Slot(operands->a);
   out.op[1] = loader.Slot(operands->b);
   out.op[2] = loader.Slot(operands->c);
-  out.data = loader.program().Own(std::move(*kernel));
+  out.data = loader.program().Own(*kernel);
   loader.program().uses_matrix = true;
   return true;
 }

@@ -121,14 +121,14 @@ bool BindSplitMatrixMad(Loader& loader, const ir::Instruction& inst, std::string
       shape, loader.options().ordered_matrix_fp ? MmaFloatModel::kOrdered : MmaFloatModel::kExact,
       &why);
   if (!kernel) return loader.Fail(inst, std::string(name) + ": " + why);
-  SplitData data{std::move(*kernel), a.lane_bytes, 0};
+  SplitData data{*kernel, a.lane_bytes, 0};
   data.full = loader.ScratchSlot(2 * a.lane_bytes);
   out.fn = ExecSplitMatrixMad;
   out.result = loader.Slot(inst.result_id());
   out.op[0] = loader.Slot(inst.word(1));
   out.op[1] = loader.Slot(inst.word(2));
   out.op[2] = loader.Slot(inst.word(3));
-  out.data = loader.program().Own(std::move(data));
+  out.data = loader.program().Own(data);
   loader.program().uses_matrix = true;
   return true;
 }
