@@ -40,7 +40,8 @@ set(XMX_POCL_OUT ${CMAKE_CURRENT_BINARY_DIR}/pocl)
 # the zeros OpenCL C promises.
 # PoCL and LLVM also leave their compiler state to the process's end, which LeakSanitizer would
 # report (test/sanitizer/pocl_leaks.supp suppresses exactly their allocations).
-# XMX_POCL_ENV: the environment of every test that runs pocl_run.
+# XMX_POCL_ENV: the environment of every PoCL test (pocl_run runs in each oracle, in pocl.printf
+# and in the comparisons of a module against PoCL running that same module).
 set(XMX_POCL_ENV POCL_CACHE_DIR=${CMAKE_BINARY_DIR}/pocl-cache)
 if(XMX_SANITIZE MATCHES "address")
   list(APPEND XMX_POCL_ENV ASAN_OPTIONS=malloc_fill_byte=0
@@ -122,7 +123,7 @@ function(xmx_add_pocl_comparisons)
                        --xmx-run $<TARGET_FILE:${arg_TARGET}> --module ${module} ${oracle})
       set_tests_properties(pocl.compare.${entry}.${variant} PROPERTIES
                            FIXTURES_REQUIRED "${fixture}" LABELS pocl TIMEOUT 300
-                           ENVIRONMENT POCL_CACHE_DIR=${CMAKE_BINARY_DIR}/pocl-cache)
+                           ENVIRONMENT "${XMX_POCL_ENV}")
     endforeach()
   endforeach()
 endfunction()
