@@ -34,6 +34,43 @@ const Instr* ExecVariable(Subgroup& sg, const Instr* in) {
   return in + 1;
 }
 
+// Global memory is shared by the worker threads (work-groups run in parallel), and kernels race
+// on it across work-groups: a plain read of a word other work-items update atomically, before a
+// compare-exchange loop, is the common case. Its bytes move as relaxed atomic operations of the
+// widest unit its address and the size allow, so such a kernel reads some value, as it would on
+// the hardware, and xmx-run itself stays free of data races; on x86-64 these are the plain moves
+// a memcpy would make. The other side is a register or private memory, which only this thread
+// touches.
+template <class Unit>
+inline void LoadUnits(uint8_t* dst, const uint8_t* shared, uint32_t size) {
+  for (uint32_t i = 0; i < size; i += sizeof(Unit)) {
+    const Unit v = __atomic_load_n(reinterpret_cast<const Unit*>(shared + i), __ATOMIC_RELAXED);
+    std::memcpy(dst + i, &v, sizeof(Unit));
+  }
+}
+template <class Unit>
+inline void StoreUnits(uint8_t* shared, const uint8_t* src, uint32_t size) {
+  for (uint32_t i = 0; i < size; i += sizeof(Unit)) {
+    Unit v;
+    std::memcpy(&v, src + i, sizeof(Unit));
+    __atomic_store_n(reinterpret_cast<Unit*>(shared + i), v, __ATOMIC_RELAXED);
+  }
+}
+inline void LoadShared(uint8_t* dst, const uint8_t* shared, uint32_t size) {
+  const uintptr_t bits = reinterpret_cast<uintptr_t>(shared) | size;
+  if ((bits & 7) == 0) return LoadUnits<uint64_t>(dst, shared, size);
+  if ((bits & 3) == 0) return LoadUnits<uint32_t>(dst, shared, size);
+  if ((bits & 1) == 0) return LoadUnits<uint16_t>(dst, shared, size);
+  LoadUnits<uint8_t>(dst, shared, size);
+}
+inline void StoreShared(uint8_t* shared, const uint8_t* src, uint32_t size) {
+  const uintptr_t bits = reinterpret_cast<uintptr_t>(shared) | size;
+  if ((bits & 7) == 0) return StoreUnits<uint64_t>(shared, src, size);
+  if ((bits & 3) == 0) return StoreUnits<uint32_t>(shared, src, size);
+  if ((bits & 1) == 0) return StoreUnits<uint16_t>(shared, src, size);
+  StoreUnits<uint8_t>(shared, src, size);
+}
+
 // The host address of the allocation every active lane's access falls in, when they all fall in
 // one that is not local memory (whose accesses the race shadow records lane by lane) and every
 // access is plainly allowed: in bounds, aligned, writable for a store. Then lane l's bytes are
@@ -83,7 +120,7 @@ const Instr* ExecLoad(Subgroup& sg, const Instr* in) {
   }
   if (const uint8_t* data = OneAllocation(sg, ptr, size, in->aux, /*write=*/false)) {
     ForEachLane(sg.mask, [&](uint32_t lane) {
-      CopyBytes(result + lane * size, data + PointerOffset(ptr[lane]), size);
+      LoadShared(result + lane * size, data + PointerOffset(ptr[lane]), size);
     });
     return in + 1;
   }
@@ -95,7 +132,7 @@ const Instr* ExecLoad(Subgroup& sg, const Instr* in) {
     const uint8_t* src =
         AccessMemory(sg, in, lane, ptr[lane], size, in->aux, AccessKind::kRead, &stop);
     if (src != nullptr) {
-      CopyBytes(result + lane * size, src, size);
+      LoadShared(result + lane * size, src, size);
     } else {
       if (stop) return StopSubgroup(sg);
       std::memset(result + lane * size, 0, size);
@@ -118,7 +155,7 @@ const Instr* ExecStore(Subgroup& sg, const Instr* in) {
   if (uint8_t* data = OneAllocation(sg, ptr, size, in->aux, /*write=*/true)) {
     // In lane order, as the per-lane path: where lanes store to the same bytes, the last wins.
     ForEachLane(sg.mask, [&](uint32_t lane) {
-      CopyBytes(data + PointerOffset(ptr[lane]), value + lane * size, size);
+      StoreShared(data + PointerOffset(ptr[lane]), value + lane * size, size);
     });
     return in + 1;
   }
@@ -129,7 +166,7 @@ const Instr* ExecStore(Subgroup& sg, const Instr* in) {
     m &= m - 1;
     uint8_t* dst = AccessMemory(sg, in, lane, ptr[lane], size, in->aux, AccessKind::kWrite, &stop);
     if (dst != nullptr) {
-      CopyBytes(dst, value + lane * size, size);
+      StoreShared(dst, value + lane * size, size);
     } else if (stop) {
       return StopSubgroup(sg);
     }
