@@ -17,8 +17,8 @@ constexpr RuleInfo kRules[] = {
 std::span<const RuleInfo> AllRules() { return kRules; }
 
 const RuleInfo* FindRule(std::string_view id) {
-  const auto it = std::find_if(std::begin(kRules), std::end(kRules),
-                               [&](const RuleInfo& r) { return r.id == id; });
+  const auto* const it = std::find_if(std::begin(kRules), std::end(kRules),
+                                      [&](const RuleInfo& r) { return r.id == id; });
   return it == std::end(kRules) ? nullptr : &*it;
 }
 

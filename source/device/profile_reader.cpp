@@ -28,12 +28,12 @@ Table<Row> ReadTable(const json& value, const std::string& path,
     } else if (text == "none") {
       table.kind = TableKind::kNone;
     } else {
-      Fail(path, "expected an array of rows, \"no_table\" or \"none\", found " + Describe(value));
+      Fail(path, R"(expected an array of rows, "no_table" or "none", found )" + Describe(value));
     }
     return table;
   }
   if (!value.is_array()) {
-    Fail(path, "expected an array of rows, \"no_table\" or \"none\", found " + Describe(value));
+    Fail(path, R"(expected an array of rows, "no_table" or "none", found )" + Describe(value));
   }
   table.kind = TableKind::kTable;
   for (size_t i = 0; i < value.size(); ++i)

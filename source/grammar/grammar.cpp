@@ -133,8 +133,9 @@ const Generator* FindGenerator(uint32_t id) {
 }
 
 const ExtensionName* FindExtension(std::string_view name) {
-  auto it = std::lower_bound(std::begin(kExtensionNames), std::end(kExtensionNames), name,
-                             [](const ExtensionName& e, std::string_view n) { return e.name < n; });
+  const auto* it =
+      std::lower_bound(std::begin(kExtensionNames), std::end(kExtensionNames), name,
+                       [](const ExtensionName& e, std::string_view n) { return e.name < n; });
   return (it != std::end(kExtensionNames) && it->name == name) ? &*it : nullptr;
 }
 

@@ -137,7 +137,7 @@ bool CarriesOnly(spv::Op op) {
 
 class Pass {
  public:
-  Pass(Lowering& l) : l_(l) {}
+  explicit Pass(Lowering& l) : l_(l) {}
 
   bool CollectTypes() {
     for (const ir::Instruction& inst : l_.module.globals()) {

@@ -154,7 +154,7 @@ bool LowerElementwise(Lowering& l, const ir::Instruction& inst, uint32_t* result
     if (!m || m->rep.length != out->rep.length) {
       return l.Fail("an element-wise operand is not a matrix of the result's shape");
     }
-    operands.push_back({inst.word(i), &m->rep});
+    operands.emplace_back(inst.word(i), &m->rep);
   }
   *result = PieceWise(l, inst.opcode(), out->rep, operands);
   return true;

@@ -40,7 +40,7 @@ constexpr std::array kPasses = {
 std::span<const PassInfo> OurPasses() { return kPasses; }
 
 const PassInfo* FindOurPass(std::string_view flag) {
-  auto it = std::ranges::find(kPasses, flag, &PassInfo::flag);
+  const auto* it = std::ranges::find(kPasses, flag, &PassInfo::flag);
   return it == kPasses.end() ? nullptr : &*it;
 }
 

@@ -494,7 +494,7 @@ LiteralClass ClassifyLiteral(std::string_view text, std::string* str, uint32_t* 
   if (periods == 1 || is_signed) return LiteralClass::kOtherNumber;
   // strtoull in base 10 of a digit string: saturates on overflow, which is then not 32-bit.
   const std::string digits(text);
-  const unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
+  const uint64_t v = std::strtoull(digits.c_str(), nullptr, 10);
   if (v > std::numeric_limits<uint32_t>::max()) return LiteralClass::kOtherNumber;
   *u32 = static_cast<uint32_t>(v);
   return LiteralClass::kUint32;

@@ -198,7 +198,7 @@ int Run(int argc, char** argv) {
     } else if (auto bound = value("--max-id-bound")) {
       if (missing) return Usage("--max-id-bound needs a value");
       char* end = nullptr;
-      const unsigned long n = std::strtoul(bound->c_str(), &end, 10);
+      const uint64_t n = std::strtoull(bound->c_str(), &end, 10);  // saturates
       if (bound->empty() || *end != '\0' || n == 0 || n > UINT32_MAX) {
         return Usage("--max-id-bound needs a positive 32-bit integer, got '" + *bound + "'");
       }
@@ -214,7 +214,7 @@ int Run(int argc, char** argv) {
     } else if (auto size = value("--subgroup-size")) {
       if (missing) return Usage("--subgroup-size needs a value");
       char* end = nullptr;
-      const unsigned long n = std::strtoul(size->c_str(), &end, 10);
+      const uint64_t n = std::strtoull(size->c_str(), &end, 10);  // saturates
       if (size->empty() || *end != '\0' || n > UINT32_MAX) {
         return Usage("--subgroup-size needs an integer, got '" + *size + "'");
       }

@@ -163,7 +163,7 @@ int Run(int argc, char** argv) {
       return kExitUsage;
     }
   }
-  if (inputs.empty()) inputs.push_back("-");
+  if (inputs.empty()) inputs.emplace_back("-");
   if (std::count(inputs.begin(), inputs.end(), "-") > 1) {
     std::cerr << "error: standard input named more than once\n";
     return kExitUsage;

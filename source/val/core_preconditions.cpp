@@ -101,12 +101,12 @@ class PreconditionChecker {
   }
 
   // "OpTypePointer" for what `id` defines.
-  std::string OpcodeName(const ir::Instruction& def) const {
+  static std::string OpcodeName(const ir::Instruction& def) {
     const grammar::Instruction* g = grammar::FindInstruction(static_cast<uint32_t>(def.opcode()));
     return g ? g->name : "opcode " + std::to_string(static_cast<uint32_t>(def.opcode()));
   }
 
-  bool IsNumericScalar(const ir::Instruction* type) const {
+  static bool IsNumericScalar(const ir::Instruction* type) {
     return type != nullptr &&
            (type->opcode() == spv::Op::OpTypeInt || type->opcode() == spv::Op::OpTypeFloat ||
             type->opcode() == spv::Op::OpTypeBool);

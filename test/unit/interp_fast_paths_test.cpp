@@ -159,7 +159,7 @@ LaunchResult Launch(const std::string& text, uint64_t global, uint64_t local, si
 // Runs both variants and expects the same buffer and the same reports.
 LaunchResult RunBoth(const std::string& body, uint64_t global, uint64_t local, size_t out_bytes,
                      CheckMode check) {
-  const LaunchResult fast = Launch(Kernel(body, false), global, local, out_bytes, check);
+  LaunchResult fast = Launch(Kernel(body, false), global, local, out_bytes, check);
   const LaunchResult general = Launch(Kernel(body, true), global, local, out_bytes, check);
   EXPECT_EQ(fast.load_error, "");
   EXPECT_EQ(general.load_error, "");

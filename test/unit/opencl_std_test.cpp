@@ -287,7 +287,7 @@ TEST(OpenCLStdMath, FmodRemainderRemquo) {
   __int128 mant = static_cast<__int128>(std::ldexp(m, 24));
   __int128 t = mant % 896;
   for (int i = 0; i < e - 24; ++i) t = (t * 2) % 896;
-  const int64_t q = (t + 3) / 7;  // x/7 = 128k + t/7, never a tie
+  const auto q = static_cast<int64_t>((t + 3) / 7);  // x/7 = 128k + t/7, never a tie
   const float rem = static_cast<float>(t - 7 * q);
   EXPECT_EQ(rq(big, 7.0f), std::make_pair(rem, static_cast<int>(q & 127)));
   EXPECT_EQ(rq(1e-40f, kFInf), std::make_pair(1e-40f, 0));
@@ -334,7 +334,7 @@ TEST(OpenCLStdMath, RemquoMatchesIntegerArithmeticOnRandomOperands) {
   auto near = [&](auto x, auto random) {
     using T = decltype(x);
     if (rng() % 2) return random;
-    const T mantissa = static_cast<T>(1 + (rng() % (1 << 20)) * 0x1p-20);
+    const T mantissa = static_cast<T>(1 + static_cast<double>(rng() % (1 << 20)) * 0x1p-20);
     const T y = std::ldexp(mantissa, std::ilogb(x) - static_cast<int>(rng() % 60) + 8);
     return rng() % 2 ? -y : y;
   };

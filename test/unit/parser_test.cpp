@@ -45,7 +45,7 @@ struct Recorder : InstructionHandler {
   bool OnInstruction(const ParsedInstruction& inst) override {
     opcodes.push_back(inst.opcode);
     operands.emplace_back(inst.operands.begin(), inst.operands.end());
-    ext_inst_names.push_back(inst.ext_inst ? inst.ext_inst->name : "");
+    ext_inst_names.emplace_back(inst.ext_inst ? inst.ext_inst->name : "");
     return true;
   }
   Header header;

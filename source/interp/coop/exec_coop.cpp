@@ -237,7 +237,7 @@ bool BindCoop(Loader& loader, const ir::Instruction& inst, Instr& out) {
       d.value = loader.Slot(inst.word(4));
       out.fn = ExecConstructChecked;
       out.result = loader.Slot(inst.result_id());
-      out.data = loader.program().Own(std::move(d));
+      out.data = loader.program().Own(d);
       return true;
     }
     case Op::OpCooperativeMatrixLengthKHR: {

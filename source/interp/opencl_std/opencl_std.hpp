@@ -185,7 +185,7 @@ inline double FMax(double x, double y) {
 }
 
 std::string TypeName(const ValueType& type);  // "float4", "int", "half3", "bool"
-std::string TypeName(const ScalarType& type);
+std::string TypeName(const ScalarType& s);
 
 inline bool IsFloat(const ScalarType& s) {
   return s.kind == ScalarKind::kFloat && (s.bytes == 2 || s.bytes == 4 || s.bytes == 8);

@@ -59,7 +59,9 @@ using S2 = typename Twice<U>::signed_type;
 template <class U, bool kSigned, class W>
 U Saturate(W value) {
   if constexpr (kSigned) {
-    const W lo = std::numeric_limits<Signed<U>>::min(), hi = std::numeric_limits<Signed<U>>::max();
+    // The signed type's limits, not character data, when U is 8 bits wide.
+    const W lo = std::numeric_limits<Signed<U>>::min();  // NOLINT(bugprone-signed-char-misuse)
+    const W hi = std::numeric_limits<Signed<U>>::max();
     return static_cast<U>(static_cast<Signed<U>>(std::clamp(value, lo, hi)));
   } else {
     const W hi = std::numeric_limits<U>::max();

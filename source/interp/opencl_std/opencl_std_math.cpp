@@ -1,7 +1,9 @@
 // OpenCL.std math instructions (0-94). Most are a double kernel applied to the widened operands
 // and rounded once to the result format (for double the kernel is the result). The few whose
 // exact result depends on the format (fma, mad, nextafter, fract, nan) have one kernel per format.
-#include <math.h>  // lgamma_r: std::lgamma writes the global signgam, a race between threads
+// lgamma_r, which <cmath> does not declare: std::lgamma writes the global signgam, a race
+// between threads.
+#include <math.h>  // NOLINT(modernize-deprecated-headers)
 
 #include <bit>
 #include <climits>

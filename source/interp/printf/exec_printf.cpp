@@ -68,12 +68,15 @@ std::string FormatOne(const std::string& spec, char conversion, const uint8_t* v
     if (c != 'h' && c != 'l') clean.push_back(c);
   }
   clean.insert(clean.size() - 1, "ll");
-  if (conversion == 'd' || conversion == 'i') return HostFormat(clean, static_cast<long long>(i));
+  // The host's printf takes the "ll" length as long long, whatever int64_t is.
+  if (conversion == 'd' || conversion == 'i') {
+    return HostFormat(clean, static_cast<long long>(i));  // NOLINT(google-runtime-int)
+  }
   if (conversion == 'c') {
     clean.erase(clean.size() - 3, 2);
     return HostFormat(clean, static_cast<int>(u & 0xFF));
   }
-  return HostFormat(clean, static_cast<unsigned long long>(u));
+  return HostFormat(clean, static_cast<unsigned long long>(u));  // NOLINT(google-runtime-int)
 }
 
 const Instr* ExecPrintf(Subgroup& sg, const Instr* in) {

@@ -40,7 +40,8 @@ std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_v
     return std::nullopt;
   } catch (const nlohmann::json::parse_error& e) {
     std::string_view what = e.what();
-    if (size_t end = what.find("] "); !what.empty() && what[0] == '[' && end != what.npos) {
+    if (size_t end = what.find("] ");
+        !what.empty() && what[0] == '[' && end != std::string_view::npos) {
       what.remove_prefix(end + 2);
     }
     SetError(error, prefix + "invalid JSON: " + std::string(what));
@@ -129,7 +130,7 @@ std::optional<LaunchSpec> ParseRunJson(std::string_view json_text, std::string_v
         items.push_back(item.get<std::string>());
       }
     } else {
-      message = "expected an object {\"INDEX\": \"PATH\"} or an array of \"INDEX=PATH\"";
+      message = R"(expected an object {"INDEX": "PATH"} or an array of "INDEX=PATH")";
       return false;
     }
     for (const std::string& item : items) {
