@@ -273,12 +273,14 @@ std::optional<std::string> CheckBlock2d(const Block2dPayloadLayout& layout,
                                         const Block2dSurface& surface) {
   const Block2dShape& shape = layout.shape();
   const uint32_t e = shape.element_size;
-  const std::string base_name =
+  // Not a std::string: this runs for every 2D block instruction, and a name past the short
+  // string buffer would cost an allocation each time.
+  const char* const base_name =
       shape.op == Block2dOp::kStore ? "Dst Base Pointer" : "Src Base Pointer";
   constexpr int64_t kMaxExtent = int64_t{1} << 24;
   if (surface.base_offset % 64 != 0) {
-    return base_name + " is not 64-byte aligned: it points to byte " + Num(surface.base_offset) +
-           " of its allocation";
+    return std::string(base_name) + " is not 64-byte aligned: it points to byte " +
+           Num(surface.base_offset) + " of its allocation";
   }
   if (surface.width < 64) return "Memory Width " + Num(surface.width) + " is less than 64 bytes";
   if (surface.width > kMaxExtent) {

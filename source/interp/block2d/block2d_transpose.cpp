@@ -14,6 +14,7 @@ template <typename T>
 void TransposeScalar(const uint8_t* src, ptrdiff_t src_row_stride, uint8_t* dst,
                      ptrdiff_t dst_column_stride, uint32_t r0, uint32_t r1, uint32_t c0,
                      uint32_t c1) {
+  if (r0 >= r1) return;  // the usual case, every row tiled: no empty pass over the columns
   for (uint32_t c = c0; c < c1; ++c) {
     uint8_t* out = dst + c * dst_column_stride;
     const uint8_t* in = src + c * sizeof(T);
