@@ -8,6 +8,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "xmx/device.hpp"
@@ -76,7 +77,7 @@ inline xmx::interp::RunOutcome Launch(const xmx::interp::Kernel& kernel, uint64_
   request.geometry.local[1] = ly;
   request.arguments = std::move(args);
   request.threads = threads;
-  return xmx::interp::Execute(request);
+  return xmx::interp::Execute(std::move(request));  // a copy would copy every buffer
 }
 
 }  // namespace xmx::bench

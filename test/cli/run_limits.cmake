@@ -141,9 +141,16 @@ if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize" AND NOT XMX_SANITIZE)
     DRIVER --address-space 600000000
     COMMAND ${XMX_RUN} ${XMX_LIMITS_SPV} --kernel big_private --global 15 --local 15
             --arg buffer:zero:64 --max-memory 0 --threads 1)
-  # The argument's 400 MB fit; the launch's copy of them does not (an unchecked allocation).
-  xmx_limits_test(run.limits.out_of_memory.buffer 1 "the host ran out of memory for the launch"
+  # The image's 400 MB fit; the launch's copy of them does not (an unchecked allocation).
+  xmx_limits_test(run.limits.out_of_memory.image 1 "the host ran out of memory for the launch"
+    DRIVER --address-space 600000000
+    COMMAND ${XMX_RUN} ${CMAKE_SOURCE_DIR}/test/corpus/spv/intel_image_block.spirv15.O2.spv
+            --kernel intel_image_block_read --global 16 --local 16 --max-memory 0
+            --arg image2d:10000x10000:4:zero --arg buffer:zero:1024 --arg i32:0 --arg i32:0)
+  # A buffer argument is not copied: the launch runs in the caller's storage (a copy in and out
+  # was serial work on the launching thread), so 400 MB of it run where a copy would not fit.
+  xmx_limits_test(run.limits.buffer_not_copied 0 "work-groups: 1\n"
     DRIVER --address-space 600000000
     COMMAND ${XMX_RUN} ${XMX_LIMITS_SPV} --kernel add_one --global 1 --max-memory 0
-            --arg buffer:zero:400000000 --arg buffer:zero:4)
+            --arg buffer:zero:400000000 --arg buffer:zero:4 --stats)
 endif()

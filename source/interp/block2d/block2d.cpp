@@ -127,18 +127,18 @@ struct RowPlan {
   const uint32_t* row_start;  // [row * count + block]
   ColumnSteps steps;
   uint32_t rows, count, width, element_size;
-  bool columns_to_lanes;  // Block2dPayloadLayout::columns_to_lanes_
+  uint32_t lane_unit;  // Block2dPayloadLayout::lane_unit_
 };
 
 RowPlan PlanOf(const Block2dShape& shape, const std::vector<uint32_t>& row_start,
-               const ColumnSteps& steps, bool columns_to_lanes) {
+               const ColumnSteps& steps, uint32_t lane_unit) {
   return {.row_start = row_start.data(),
           .steps = steps,
           .rows = shape.block_height,
           .count = shape.block_count,
           .width = shape.block_width,
           .element_size = shape.element_size,
-          .columns_to_lanes = columns_to_lanes};
+          .lane_unit = lane_unit};
 }
 
 // The payload's pointer type: written by loads (MemoryByte const), read by stores.
@@ -174,19 +174,21 @@ inline void MoveRow(MemoryByte* memory, uint32_t first, uint32_t end, const Colu
   }
 }
 
-// A block wholly in bounds whose columns go to invocations: one transposition per block.
+// A block wholly in bounds that is one transposition (plan.lane_unit): unit u of memory row r
+// <-> unit r of invocation u, the invocations `lane_stride` bytes apart.
 template <typename MemoryByte>
 void TransposeWholeBlock(const RowPlan& plan, MemoryByte* first_row, int64_t pitch,
-                         PayloadPointer<MemoryByte> payload) {
-  const uint32_t e = plan.element_size;
-  const ptrdiff_t lane_stride = plan.steps.inner_stride;
+                         PayloadPointer<MemoryByte> payload, ptrdiff_t lane_stride) {
+  const uint32_t unit = plan.lane_unit;
+  const size_t block_bytes = size_t{plan.width} * plan.element_size;
+  const uint32_t units = static_cast<uint32_t>(block_bytes / unit);
   for (uint32_t b = 0; b < plan.count; ++b) {
-    MemoryByte* block = first_row + size_t{b} * plan.width * e;
+    MemoryByte* block = first_row + b * block_bytes;
     auto lanes = payload + plan.row_start[b];
-    if constexpr (std::is_const_v<MemoryByte>) {  // memory row r -> element r of each lane
-      TransposeElements(block, pitch, lanes, lane_stride, plan.rows, plan.width, e);
-    } else {  // element r of lane c -> column c of memory row r
-      TransposeElements(lanes, lane_stride, block, pitch, plan.width, plan.rows, e);
+    if constexpr (std::is_const_v<MemoryByte>) {  // memory row r -> unit r of each lane
+      TransposeElements(block, pitch, lanes, lane_stride, plan.rows, units, unit);
+    } else {  // unit r of lane c -> unit c of memory row r
+      TransposeElements(lanes, lane_stride, block, pitch, units, plan.rows, unit);
     }
   }
 }
@@ -234,7 +236,10 @@ void MoveBlock(const RowPlan& whole_rows, const RowPlan& elements, const BlockPl
   if (placement.WhollyInside()) {
     MemoryByte* first_row = data + placement.RowByte(0);
     const int64_t pitch = placement.pitch();
-    if (elements.columns_to_lanes) return TransposeWholeBlock(elements, first_row, pitch, payload);
+    if (whole_rows.lane_unit != 0) {
+      return TransposeWholeBlock(whole_rows, first_row, pitch, payload,
+                                 whole_rows.steps.inner_stride);
+    }
     switch (whole_rows.steps.unit_bytes) {
       case 1:
         return MoveWholeBlock<1>(whole_rows, first_row, pitch, payload);
@@ -268,12 +273,14 @@ std::optional<std::string> CheckBlock2d(const Block2dPayloadLayout& layout,
                                         const Block2dSurface& surface) {
   const Block2dShape& shape = layout.shape();
   const uint32_t e = shape.element_size;
-  const std::string base_name =
+  // Not a std::string: this runs for every 2D block instruction, and a name past the short
+  // string buffer would cost an allocation each time.
+  const char* const base_name =
       shape.op == Block2dOp::kStore ? "Dst Base Pointer" : "Src Base Pointer";
   constexpr int64_t kMaxExtent = int64_t{1} << 24;
   if (surface.base_offset % 64 != 0) {
-    return base_name + " is not 64-byte aligned: it points to byte " + Num(surface.base_offset) +
-           " of its allocation";
+    return std::string(base_name) + " is not 64-byte aligned: it points to byte " +
+           Num(surface.base_offset) + " of its allocation";
   }
   if (surface.width < 64) return "Memory Width " + Num(surface.width) + " is less than 64 bytes";
   if (surface.width > kMaxExtent) {
@@ -332,9 +339,25 @@ void LoadBlock2d(const Block2dPayloadLayout& layout, const Block2dSurface& surfa
   if (!layout.payload_covered_ || !placement.WhollyInside()) {
     std::memset(payload, 0, layout.payload_bytes());
   }
-  MoveBlock(PlanOf(shape, layout.row_start_, layout.row_steps_, layout.columns_to_lanes_),
-            PlanOf(shape, layout.row_start_, layout.element_steps_, layout.columns_to_lanes_),
-            placement, surface.data, payload);
+  MoveBlock(PlanOf(shape, layout.row_start_, layout.row_steps_, layout.lane_unit_),
+            PlanOf(shape, layout.row_start_, layout.element_steps_, layout.lane_unit_), placement,
+            surface.data, payload);
+}
+
+bool LoadBlock2dIntoLanes(const Block2dPayloadLayout& layout, const Block2dSurface& surface,
+                          uint8_t* lanes, size_t lane_stride) {
+  const Block2dShape& shape = layout.shape();
+  if (shape.op == Block2dOp::kPrefetch || shape.op == Block2dOp::kStore || layout.lane_unit_ == 0 ||
+      !layout.payload_covered_ || lane_stride < layout.payload_bytes_per_lane_) {
+    return false;
+  }
+  const BlockPlacement placement = PlacementOf(shape, surface);
+  if (!placement.WhollyInside()) return false;
+  // Every invocation's bytes receive a unit (payload_covered_): nothing to clear first.
+  TransposeWholeBlock(PlanOf(shape, layout.row_start_, layout.row_steps_, layout.lane_unit_),
+                      surface.data + placement.RowByte(0), placement.pitch(), lanes,
+                      static_cast<ptrdiff_t>(lane_stride));
+  return true;
 }
 
 void StoreBlock2d(const Block2dPayloadLayout& layout, const Block2dMutableSurface& surface,
@@ -343,8 +366,8 @@ void StoreBlock2d(const Block2dPayloadLayout& layout, const Block2dMutableSurfac
   assert(shape.op == Block2dOp::kStore);
   if (shape.op != Block2dOp::kStore) return;
   // Only elements are visited, so padding and unmapped payload bytes are never written.
-  MoveBlock(PlanOf(shape, layout.row_start_, layout.row_steps_, layout.columns_to_lanes_),
-            PlanOf(shape, layout.row_start_, layout.element_steps_, layout.columns_to_lanes_),
+  MoveBlock(PlanOf(shape, layout.row_start_, layout.row_steps_, layout.lane_unit_),
+            PlanOf(shape, layout.row_start_, layout.element_steps_, layout.lane_unit_),
             PlacementOf(shape, surface), surface.data, payload);
 }
 

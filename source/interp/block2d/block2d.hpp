@@ -14,6 +14,7 @@
 // of A.5: all of block 0's data, then block 1's, and so on.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -104,11 +105,14 @@ class Block2dPayloadLayout {
 
  private:
   friend void LoadBlock2d(const Block2dPayloadLayout&, const Block2dSurface&, uint8_t*);
+  friend bool LoadBlock2dIntoLanes(const Block2dPayloadLayout&, const Block2dSurface&, uint8_t*,
+                                   size_t);
   friend void StoreBlock2d(const Block2dPayloadLayout&, const Block2dMutableSurface&,
                            const uint8_t*);
 
   Block2dPayloadLayout() = default;
   bool BuildRowPlan();
+  uint32_t TransposedUnit() const;
 
   Block2dShape shape_;
   uint32_t processed_rows_ = 0;
@@ -122,10 +126,15 @@ class Block2dPayloadLayout {
   std::vector<uint32_t> row_start_;
   ColumnSteps element_steps_;
   ColumnSteps row_steps_;
-  // Each block's columns go to invocations (element_steps_ one progression of stride other than
-  // the element size) and its rows to consecutive elements of each invocation's bytes
-  // (row_start_ growing by Element Size per row): a whole block is one transposition.
-  bool columns_to_lanes_ = false;
+  // Nonzero when a whole block is one transposition of units of lane_unit_ bytes (1, 2, 4 or
+  // 8): unit u of each block row (row_steps_, one progression of the lane stride) goes to
+  // invocation u, and the block's rows to consecutive units of each invocation's bytes
+  // (row_start_ growing by lane_unit_ per row). Plain loads give each invocation one column
+  // (the unit is the element) or, when the block is wider than the subgroup, a few adjacent
+  // columns (a 1-byte 32-wide block at 16 invocations: 2-byte units); VNNI transforms at one
+  // column per invocation put four 1-byte or two 2-byte rows in each 32-bit word, which is
+  // the same transposition of the memory rows.
+  uint32_t lane_unit_ = 0;
   // Every payload byte receives an element when the block is wholly in bounds (no padding, no
   // slot without a row), so a load need not clear the payload first.
   bool payload_covered_ = false;
@@ -147,6 +156,15 @@ std::optional<std::string> CheckBlock2d(const Block2dPayloadLayout& layout,
 // so do elements outside the allocation (which CheckBlock2d reports). Prefetch: does nothing.
 void LoadBlock2d(const Block2dPayloadLayout& layout, const Block2dSurface& surface,
                  uint8_t* payload);
+
+// Load, LoadTransform, LoadTranspose straight into the invocations' private bytes: invocation
+// i's payload goes to lanes + i * lane_stride (lane_stride >= payload_bytes_per_lane()), as
+// LoadBlock2d followed by a copy of each invocation's bytes would put it. Only for the common
+// case, a shape whose block is one transposition (no padding) wholly inside the surface and
+// the allocation; returns false, having written nothing, for anything else (the caller then
+// loads into a payload and copies).
+bool LoadBlock2dIntoLanes(const Block2dPayloadLayout& layout, const Block2dSurface& surface,
+                          uint8_t* lanes, size_t lane_stride);
 
 // Store: writes the in-bounds elements of `payload` (layout.payload_bytes() bytes) to memory.
 // Out-of-bounds and padded elements are dropped; nothing is ever written outside the allocation.

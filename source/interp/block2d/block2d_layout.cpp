@@ -193,12 +193,6 @@ bool Block2dPayloadLayout::BuildRowPlan() {
     }
   }
   element_steps_ = steps;
-  columns_to_lanes_ = run == width && steps.inner_stride != e;
-  for (uint32_t row = 0; row < height && columns_to_lanes_; ++row) {
-    for (uint32_t b = 0; b < count; ++b) {
-      columns_to_lanes_ &= row_start_[row * count + b] == row_start_[b] + row * e;
-    }
-  }
   // Runs whose elements are adjacent in the payload are adjacent in memory too: whole rows move
   // them as single units.
   row_steps_ = steps;
@@ -209,7 +203,29 @@ bool Block2dPayloadLayout::BuildRowPlan() {
       row_steps_ = {run * e, 31, 0x7fffffff, steps.run_stride, 0};
     }
   }
+  lane_unit_ = TransposedUnit();
   return true;
+}
+
+// The unit of the transposition a whole block is (lane_unit_), or 0: row_steps_ sends the units
+// of a block row to consecutive invocations, unit u to invocation u (so no more units than
+// invocations), and block row r lands r units after row 0 in each of them.
+uint32_t Block2dPayloadLayout::TransposedUnit() const {
+  const uint32_t unit = row_steps_.unit_bytes;
+  const uint32_t lane = payload_bytes_per_lane_;
+  const uint32_t units = shape_.block_width * shape_.element_size / unit;
+  if ((unit != 1 && unit != 2 && unit != 4 && unit != 8) || row_steps_.run_mask != 0x7fffffff ||
+      units < 2 || units > shape_.subgroup_size || row_steps_.inner_stride != lane) {
+    return 0;
+  }
+  const uint32_t count = shape_.block_count;
+  for (uint32_t b = 0; b < count; ++b) {
+    if (uint64_t{row_start_[b]} + uint64_t{shape_.block_height} * unit > lane) return 0;
+    for (uint32_t row = 0; row < shape_.block_height; ++row) {
+      if (row_start_[row * count + b] != row_start_[b] + row * unit) return 0;
+    }
+  }
+  return unit;
 }
 
 }  // namespace xmx::interp

@@ -14,6 +14,7 @@ template <typename T>
 void TransposeScalar(const uint8_t* src, ptrdiff_t src_row_stride, uint8_t* dst,
                      ptrdiff_t dst_column_stride, uint32_t r0, uint32_t r1, uint32_t c0,
                      uint32_t c1) {
+  if (r0 >= r1) return;  // the usual case, every row tiled: no empty pass over the columns
   for (uint32_t c = c0; c < c1; ++c) {
     uint8_t* out = dst + c * dst_column_stride;
     const uint8_t* in = src + c * sizeof(T);
@@ -28,7 +29,8 @@ void TransposeScalar(const uint8_t* src, ptrdiff_t src_row_stride, uint8_t* dst,
 // stage interleaves neighbouring registers at a granularity twice the last one's, lower halves
 // into the first half of the registers and upper halves into the second; after the stage at 8
 // bytes every register holds one column with its rows in order, column c in register
-// BitReversed(c).
+// BitReversed(c). Every loop is unrolled so that the tile stays in registers and the store
+// addresses are constants (left to itself the compiler keeps the 1-byte tile on the stack).
 template <typename T>
 struct Tile {
   static constexpr uint32_t kTile = 16 / sizeof(T);
@@ -36,6 +38,7 @@ struct Tile {
   static void Move(const uint8_t* src, ptrdiff_t src_row_stride, uint8_t* dst,
                    ptrdiff_t dst_column_stride) {
     __m128i v[kTile];
+#pragma clang loop unroll(full)
     for (uint32_t r = 0; r < kTile; ++r) {
       v[r] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + r * src_row_stride));
     }
@@ -43,6 +46,7 @@ struct Tile {
     if constexpr (sizeof(T) <= 2) Stage<2>(v);
     if constexpr (sizeof(T) <= 4) Stage<4>(v);
     Stage<8>(v);
+#pragma clang loop unroll(full)
     for (uint32_t j = 0; j < kTile; ++j) {
       _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + BitReversed(j) * dst_column_stride), v[j]);
     }
@@ -58,10 +62,12 @@ struct Tile {
   static void Stage(__m128i* v) {
     constexpr uint32_t kHalf = kTile / 2;
     __m128i out[kTile];
+#pragma clang loop unroll(full)
     for (uint32_t i = 0; i < kHalf; ++i) {
       out[i] = Low<kBytes>(v[2 * i], v[2 * i + 1]);
       out[i + kHalf] = High<kBytes>(v[2 * i], v[2 * i + 1]);
     }
+#pragma clang loop unroll(full)
     for (uint32_t i = 0; i < kTile; ++i) v[i] = out[i];
   }
 

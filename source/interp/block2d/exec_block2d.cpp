@@ -91,11 +91,22 @@ const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
     if (!a->read_only) StoreBlock2d(d.layout, surface, payload);
     return in + 1;
   }
+  uint8_t* const strided =
+      LaneStridedPrivate(sg, private_pointer, per_lane, align, /*write=*/true, &stride);
+  // The usual load (a private array of every work-item, a block wholly inside) goes straight
+  // into the work-items' private bytes: no payload to stage and copy. Not when the block itself
+  // lies in private memory (a kernel's mistake, but it runs): staging keeps overlapping
+  // source and destination apart.
+  const uint32_t source = PointerAllocation(base);
+  const bool private_source = source >= sg.group->private_first && source < sg.group->private_end;
+  if (strided != nullptr && !private_source &&
+      LoadBlock2dIntoLanes(d.layout, surface, strided, stride)) {
+    return in + 1;
+  }
   LoadBlock2d(d.layout, surface, payload);
-  if (uint8_t* dst =
-          LaneStridedPrivate(sg, private_pointer, per_lane, align, /*write=*/true, &stride)) {
+  if (strided != nullptr) {
     for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
-      CopyBytes(dst + lane * stride, payload + lane * per_lane, per_lane);
+      CopyBytes(strided + lane * stride, payload + lane * per_lane, per_lane);
     }
     return in + 1;
   }

@@ -659,6 +659,10 @@ void Launch(RunRequest& request, RunOutcome& outcome) {
   outcome.buffers.resize(request.arguments.size());
   for (size_t i = 0; i < request.arguments.size(); ++i) {
     if (global.argument_allocation[i] == 0) continue;
+    if (!global.adopted[i].empty()) {
+      outcome.buffers[i] = std::move(global.adopted[i]);
+      continue;
+    }
     const uint8_t* data = global.buffers[i].data();
     outcome.buffers[i].assign(data, data + global.buffers[i].size());
     global.buffers[i].Release();

@@ -124,6 +124,7 @@ std::optional<std::string> PlanLaunchMemory(const RunRequest& request, uint32_t*
 std::optional<std::string> PlaceArguments(RunRequest& request, GlobalMemory* global) {
   const Program& p = KernelAccess::ProgramOf(request.kernel);
   global->buffers.resize(request.arguments.size());
+  global->adopted.resize(request.arguments.size());
   global->argument_allocation.assign(request.arguments.size(), 0);
   for (size_t i = 0; i < p.parameters.size(); ++i) {
     const KernelParameter& k = p.parameters[i];
@@ -176,13 +177,19 @@ std::optional<std::string> PlaceArguments(RunRequest& request, GlobalMemory* glo
           return which + " is passed by value: the buffer needs " +
                  std::to_string(k.pointee_bytes) + " bytes";
         }
-        global->buffers[i].Resize(a.bytes.size());
-        if (!a.bytes.empty())
-          std::memcpy(global->buffers[i].data(), a.bytes.data(), a.bytes.size());
-        if (k.kind != KernelParameter::Kind::kByValue) std::vector<uint8_t>().swap(a.bytes);
         Allocation alloc;
-        alloc.data = global->buffers[i].data();
-        alloc.size = global->buffers[i].size();
+        if (k.kind != KernelParameter::Kind::kByValue && !a.bytes.empty()) {
+          global->adopted[i] = std::move(a.bytes);
+          a.bytes.clear();  // a moved-from vector is only valid-but-unspecified
+          alloc.data = global->adopted[i].data();
+          alloc.size = global->adopted[i].size();
+        } else {
+          global->buffers[i].Resize(a.bytes.size());
+          if (!a.bytes.empty())
+            std::memcpy(global->buffers[i].data(), a.bytes.data(), a.bytes.size());
+          alloc.data = global->buffers[i].data();
+          alloc.size = global->buffers[i].size();
+        }
         alloc.storage = k.kind == KernelParameter::Kind::kByValue
                             ? spv::StorageClass::Function
                             : (k.kind == KernelParameter::Kind::kConstantPointer

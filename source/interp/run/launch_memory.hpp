@@ -52,7 +52,15 @@ class AlignedBytes {
 };
 
 struct GlobalMemory {
-  std::vector<AlignedBytes> buffers;  // per argument (empty for non-buffers)
+  // Per argument: images, by-value arguments and empty buffers are copied into `buffers`; every
+  // other buffer runs in the caller's own storage, moved from the request into `adopted` and
+  // handed back as the outcome's buffer. Copying it in and out again would cost two passes over
+  // memory fresh from the host (page faults included) on the launching thread alone, before and
+  // after the worker threads run: for a 512^3 GEMM about as long as a fifth of the kernel's work.
+  // The caller's storage is aligned for any scalar (operator new's 16 bytes); nothing in the
+  // interpreter depends on the host address beyond that, only on offsets.
+  std::vector<AlignedBytes> buffers;
+  std::vector<std::vector<uint8_t>> adopted;
   std::vector<AlignedBytes> variables;
   AllocationTable table;                      // null, buffers, global variables
   std::vector<uint32_t> argument_allocation;  // per argument, 0 when none
@@ -61,8 +69,10 @@ struct GlobalMemory {
 
 // What a launch allocates, in bytes, as Execute counts it against RunRequest::max_memory before
 // allocating anything:
-//   shared      every buffer and image argument, once more the largest of them (the result is
-//               copied out one argument at a time), by-value arguments twice (every work-item
+//   shared      every buffer and image argument, once more the largest of them (an image's
+//               result is copied out one argument at a time; buffers, which the launch runs in
+//               the caller's storage, are counted the same so that the limit a launch passes
+//               stays what it was), by-value arguments twice (every work-item
 //               reads the caller's copy), the program-scope variables;
 //   per_thread  what each worker thread holds for the work-group it runs: private memory of every
 //               work-item, local memory and (while checking) its race shadow, the register file
@@ -85,9 +95,9 @@ LaunchMemory MeasureLaunchMemory(const RunRequest& request);
 std::optional<std::string> PlanLaunchMemory(const RunRequest& request, uint32_t* threads);
 
 // Checks each argument against its kernel parameter and places the buffers, images and
-// program-scope variables in `global`, releasing each buffer's and image's bytes in the request
-// once copied (by-value arguments keep theirs: every work-item copies them). Returns the error
-// naming the argument, or nullopt.
+// program-scope variables in `global`: a non-empty buffer's bytes move from the request into
+// global->adopted, an image's are copied and released in the request, and by-value arguments
+// keep theirs (every work-item copies them). Returns the error naming the argument, or nullopt.
 std::optional<std::string> PlaceArguments(RunRequest& request, GlobalMemory* global);
 
 }  // namespace xmx::interp
