@@ -184,7 +184,7 @@ void TransposeWholeBlock(const RowPlan& plan, MemoryByte* first_row, int64_t pit
   const uint32_t units = static_cast<uint32_t>(block_bytes / unit);
   for (uint32_t b = 0; b < plan.count; ++b) {
     MemoryByte* block = first_row + b * block_bytes;
-    auto lanes = payload + plan.row_start[b];
+    const PayloadPointer<MemoryByte> lanes = payload + plan.row_start[b];
     if constexpr (std::is_const_v<MemoryByte>) {  // memory row r -> unit r of each lane
       TransposeElements(block, pitch, lanes, lane_stride, plan.rows, units, unit);
     } else {  // unit r of lane c -> unit c of memory row r
