@@ -463,6 +463,23 @@ TEST(VariablePromotion, Physical32PointerVariablesStayInMemory) {
   EXPECT_EQ(Promote(val::testing::Assemble(Module(functions))).variables, 1u);
 }
 
+// A module that reaches the loader without core validation (the fuzzer's) may store a value of
+// another type than the variable's: such a variable is not promoted, or its loads would give
+// values of the wrong register size.
+TEST(VariablePromotion, MistypedStoresKeepTheVariableInMemory) {
+  const std::string text = Module(KernelStart(R"(
+          %v = OpVariable %f_uint Function
+)") + R"(
+               OpStore %v %g0
+         %vv = OpLoad %uint %v
+        %dst = OpInBoundsPtrAccessChain %p_int %out %g0
+               OpStore %dst %vv
+               OpReturn
+               OpFunctionEnd
+)");
+  EXPECT_EQ(Promote(val::testing::Assemble(text)).variables, 0u);
+}
+
 // Every kernel of the corpus and of the benchmark set: the promoted module still validates.
 TEST(VariablePromotion, PromotedModulesOfCorpusAndBenchmarksValidate) {
   namespace fs = std::filesystem;

@@ -8,6 +8,7 @@
 #include "interp/load/dominators.hpp"
 #include "ir/id_operands.hpp"
 #include "ir/type_table.hpp"
+#include "ir/value_types.hpp"
 
 namespace xmx::interp {
 namespace {
@@ -26,15 +27,18 @@ bool HarmlessMemoryOperands(const ir::Instruction& inst, size_t mask_operand) {
 // Facts about the module every function's promotion needs.
 struct ModuleFacts {
   const ir::TypeTable* types = nullptr;
+  const ir::ValueTypes* values = nullptr;
   bool physical32 = false;
   std::unordered_set<uint32_t> decorated;  // ids with a decoration other than Alignment
   std::unordered_set<uint32_t> recursive;  // functions on a call cycle
   bool kernel_called = false;
 };
 
-ModuleFacts FactsOf(const ir::Module& module, const ir::TypeTable& types, uint32_t kernel_id) {
+ModuleFacts FactsOf(const ir::Module& module, const ir::TypeTable& types,
+                    const ir::ValueTypes& values, uint32_t kernel_id) {
   ModuleFacts facts;
   facts.types = &types;
+  facts.values = &values;
   facts.physical32 = types.pointer_size() == uint64_t{4};
   for (const ir::Instruction& inst : module.annotations()) {
     const bool alignment = inst.opcode() == spv::Op::OpDecorate && inst.num_operands() >= 2 &&
@@ -185,7 +189,11 @@ class FunctionPromotion {
                         HarmlessMemoryOperands(inst, 1);
               break;
             case spv::Op::OpStore:
-              allowed = operand == 0 && HarmlessMemoryOperands(inst, 2);
+              // The stored value's type is checked too: a module that reaches the loader
+              // without core validation might store another type, which a load would then
+              // give back with the wrong register size.
+              allowed = operand == 0 && facts_.values->TypeId(inst.word(1)) == c.type &&
+                        HarmlessMemoryOperands(inst, 2);
               break;
             case spv::Op::OpLifetimeStart:
             case spv::Op::OpLifetimeStop:
@@ -428,7 +436,8 @@ std::optional<ir::Module> PromotePrivateVariables(const ir::Module& module, uint
                                                   PromotionSummary* summary) {
   if (!MayPromoteVariables(module)) return std::nullopt;
   const ir::TypeTable types(module);
-  const ModuleFacts facts = FactsOf(module, types, kernel_id);
+  const ir::ValueTypes values(module);
+  const ModuleFacts facts = FactsOf(module, types, values, kernel_id);
   ir::Module copy = module;
   NullConstants nulls(copy);
   PromotionSummary total;
