@@ -11,6 +11,7 @@
 #include "interp/load/opcode_table.hpp"
 #include "interp/load/phi_coalescing.hpp"
 #include "interp/load/post_dominators.hpp"
+#include "interp/load/variable_promotion.hpp"
 #include "ir/id_operands.hpp"
 
 namespace xmx::interp {
@@ -559,11 +560,20 @@ Result<Program> LoadProgram(const ir::Module& module, const LoadOptions& options
     upgraded = builtins::UpgradeBuiltinCalls(module);
     if (!upgraded->ok()) return Result<Program>::Failure(std::move(upgraded->errors));
   }
-  const ir::Module& code = upgraded ? upgraded->module : module;
-  ir::TypeTable types(code);
-  ir::ModuleInfo info(code);
+  const ir::Module* code = upgraded ? &upgraded->module : &module;
+  // Private variables that only whole loads and stores touch become registers
+  // (variable_promotion.hpp). A kernel that cannot be found is left to the loader to report.
+  std::optional<ir::Module> promoted;
+  if (options.promote_variables && MayPromoteVariables(*code)) {
+    if (Result<KernelSummary> kernel = FindKernel(*code, options.kernel)) {
+      promoted = PromotePrivateVariables(*code, kernel->function_id);
+      if (promoted) code = &*promoted;
+    }
+  }
+  ir::TypeTable types(*code);
+  ir::ModuleInfo info(*code);
   Program program;
-  Loader loader(code, types, info, program, options);
+  Loader loader(*code, types, info, program, options);
   if (!loader.Run(options.kernel)) {
     Diagnostic fallback;
     fallback.message = "loading failed";

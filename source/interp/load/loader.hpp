@@ -34,6 +34,9 @@ struct LoadOptions {
   std::string kernel;              // empty: the module's only kernel
   uint32_t subgroup_size = 16;     // used when the kernel declares none
   bool ordered_matrix_fp = false;  // --mma-fp=ordered
+  // Private variables used only by whole loads and stores become registers
+  // (variable_promotion.hpp); the tests turn it off to hold the result to the unpromoted one.
+  bool promote_variables = true;
 };
 
 // Compiles the kernel. A failure carries one error diagnostic saying why, with the index of
