@@ -171,7 +171,7 @@ LaunchResult RunBoth(const std::string& text, uint64_t items, uint32_t n,
   const std::vector<uint32_t> words = val::testing::Assemble(text);
   const val::ValidationResult valid = val::Validate(words, {});
   EXPECT_TRUE(valid.valid) << val::testing::Dump(valid);
-  const LaunchResult promoted = Launch(words, true, items, n, check);
+  LaunchResult promoted = Launch(words, true, items, n, check);
   const LaunchResult memory = Launch(words, false, items, n, check);
   EXPECT_EQ(promoted.load_error, "");
   EXPECT_EQ(memory.load_error, "");

@@ -26,7 +26,7 @@ DominatorTree ComputeDominators(const std::vector<std::vector<uint32_t>>& succes
       const uint32_t s = successors[block][next++];
       if (s < n && !tree.reachable[s]) {
         tree.reachable[s] = 1;
-        stack.push_back({s, 0});
+        stack.emplace_back(s, 0);
       }
     } else {
       postorder.push_back(block);

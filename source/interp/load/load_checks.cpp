@@ -362,8 +362,7 @@ bool InstructionCheck::Opcode() {
     case Op::OpAtomicIIncrement:
     case Op::OpAtomicIDecrement:
       return Atomic(SIZE_MAX, SIZE_MAX);
-    case Op::OpAtomicStore:
-      return Atomic(3, SIZE_MAX);
+    case Op::OpAtomicStore:  // its Value is operand 3, as the read-modify-writes' is
     case Op::OpAtomicExchange:
     case Op::OpAtomicIAdd:
     case Op::OpAtomicISub:

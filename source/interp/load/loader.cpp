@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <unordered_set>
+#include <utility>
 
 #include "builtins/upgrade.hpp"
 #include "common/align.hpp"
@@ -63,12 +64,12 @@ FamilyBinder BinderOf(OpcodeFamily family) {
 }  // namespace
 
 Loader::Loader(const ir::Module& module, const ir::TypeTable& types, const ir::ModuleInfo& info,
-               Program& program, const LoadOptions& options)
+               Program& program, LoadOptions options)
     : module_(module),
       types_(types),
       info_(info),
       program_(program),
-      options_(options),
+      options_(std::move(options)),
       value_types_(module) {
   for (const ir::Instruction& inst : module.ext_inst_imports()) {
     if (inst.StringOperand(0) == "OpenCL.std") opencl_std_set_ = inst.result_id();

@@ -86,7 +86,7 @@ inline constexpr uint64_t kMaxRegisterBytes = uint64_t{1} << 28;
 class Loader {
  public:
   Loader(const ir::Module& module, const ir::TypeTable& types, const ir::ModuleInfo& info,
-         Program& program, const LoadOptions& options);
+         Program& program, LoadOptions options);
 
   const ir::Module& module() const { return module_; }
   const ir::TypeTable& types() const { return types_; }

@@ -30,7 +30,7 @@ std::vector<uint32_t> ImmediatePostDominators(
       const uint32_t child = reverse_succ[node][next++];
       if (!seen[child]) {
         seen[child] = 1;
-        stack.push_back({child, 0});
+        stack.emplace_back(child, 0);
       }
     } else {
       order.push_back(node);

@@ -334,8 +334,8 @@ class FunctionPromotion {
           phi_inputs_[{phi, b}] = ValueOf(v, top(v), &dropped);
         }
       }
-      events.push_back({b, false});
-      for (uint32_t child : tree_.children[b]) events.push_back({child, true});
+      events.emplace_back(b, false);
+      for (uint32_t child : tree_.children[b]) events.emplace_back(child, true);
     }
     return !dropped;
   }
