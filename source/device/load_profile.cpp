@@ -1,7 +1,9 @@
-// Loading device profiles: the built-in ones (embedded JSON, parsed once, bases resolved among
-// themselves) and user files, through the same reader.
+// Loading device profiles: the built-in ones (embedded JSON, each parsed on first use, bases
+// resolved among themselves) and user files, through the same reader.
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 
 #include "common/rule_ids.hpp"
@@ -74,21 +76,19 @@ std::optional<DeviceProfile> Parse(std::string_view text, std::string_view sourc
   return std::move(profile).value();
 }
 
-// The built-in profiles, each parsed once; a base is parsed before the profiles built on it.
+// The built-in profiles, each parsed on its first lookup (a base before the profiles built on
+// it) and kept: a run needs one or two of them, and parsing all of them cost more than the rest
+// of xmx-opt -O or xmx-val on a small module.
 class BuiltinRegistry {
  public:
-  BuiltinRegistry() {
-    for (const EmbeddedProfile& embedded : internal::EmbeddedProfiles()) Get(embedded.name);
-  }
-
-  const DeviceProfile* Find(std::string_view name) const {
-    auto it = profiles_.find(name);
-    return it == profiles_.end() ? nullptr : &it->second;
+  const DeviceProfile* Find(std::string_view name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return Get(name);
   }
 
  private:
   const DeviceProfile* Get(std::string_view name) {
-    if (const DeviceProfile* done = Find(name)) return done;
+    if (auto it = profiles_.find(name); it != profiles_.end()) return &*it->second;
     const EmbeddedProfile* embedded = FindEmbedded(name);
     // A cycle of bases or a missing base: the reader reports it as an unknown base.
     if (embedded == nullptr || !in_progress_.insert(std::string(name)).second) return nullptr;
@@ -96,16 +96,20 @@ class BuiltinRegistry {
         embedded->json, embedded->file, [this](std::string_view base) { return Get(base); },
         nullptr);
     in_progress_.erase(std::string(name));
-    if (!profile) return nullptr;  // LoadBuiltinProfile reports why; tests load every profile
-    return &profiles_.emplace(std::string(name), std::move(*profile)).first->second;
+    // A profile that does not read is remembered as missing (LoadBuiltinProfile reports why;
+    // tests load every profile).
+    auto& slot = profiles_[std::string(name)];
+    if (profile) slot = std::make_unique<DeviceProfile>(std::move(*profile));
+    return slot.get();
   }
 
-  std::map<std::string, DeviceProfile, std::less<>> profiles_;
+  std::mutex mutex_;  // lookups may come from several threads (xmx-run's work groups)
+  std::map<std::string, std::unique_ptr<DeviceProfile>, std::less<>> profiles_;
   std::set<std::string> in_progress_;
 };
 
-const BuiltinRegistry& Registry() {
-  static const BuiltinRegistry registry;
+BuiltinRegistry& Registry() {
+  static BuiltinRegistry registry;
   return registry;
 }
 

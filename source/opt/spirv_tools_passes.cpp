@@ -212,6 +212,42 @@ std::vector<std::string> InstalledPassNames(const std::string& flag) {
   return it->second;
 }
 
+namespace {
+
+// Whether `names` (without "--") are `flags`, in order.
+bool SameFlags(std::span<const std::string> flags, const std::vector<std::string>& names) {
+  return std::ranges::equal(flags, names, [](const std::string& flag, const std::string& name) {
+    return flag.size() == name.size() + 2 && flag.rfind("--", 0) == 0 &&
+           flag.compare(2, std::string::npos, name) == 0;
+  });
+}
+
+// -O and -Os reach RunInstalledPasses as their passes one by one (the driver may skip some).
+// When none was skipped, the recipe registers them directly: registering 44 passes from their
+// flags costs about as much as the validation of a small module's words (bench/opt_bench).
+// The optimizer's own list of the passes it registered must be the flags, else *optimizer is
+// left empty for the caller to register the flags one by one.
+bool RegisterAsRecipe(std::optional<spvtools::Optimizer>& optimizer,
+                      std::span<const std::string> flags, spv_target_env target_env) {
+  for (const char* recipe : {"-O", "-Os"}) {
+    if (!SameFlags(flags, InstalledPassNames(recipe))) continue;
+    optimizer.emplace(target_env);
+    if (std::string_view(recipe) == "-O") {
+      optimizer->RegisterPerformancePasses();
+    } else {
+      optimizer->RegisterSizePasses();
+    }
+    std::vector<std::string> registered;
+    for (const char* name : optimizer->GetPassNames()) registered.emplace_back(name);
+    if (SameFlags(flags, registered)) return true;
+    optimizer.reset();
+    return false;
+  }
+  return false;
+}
+
+}  // namespace
+
 PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> flags,
                               const std::string& what, const InstalledRunOptions& options,
                               std::vector<Diagnostic>& diagnostics) {
@@ -243,26 +279,29 @@ PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> f
   }
   const std::vector<uint32_t> before = (working ? *working : module).ToWords();
 
-  spvtools::Optimizer optimizer(options.target_env);
-  std::string complaint;
-  optimizer.SetMessageConsumer([&complaint](spv_message_level_t level, const char*,
-                                            const spv_position_t&, const char* message) {
-    if (level <= SPV_MSG_ERROR && complaint.empty()) complaint = message;
-  });
-  for (const std::string& flag : flags) {
-    if (!optimizer.RegisterPassFromFlag(flag)) {
-      diagnostics.push_back(Error(flag + ": not a pass of the installed SPIRV-Tools"));
-      return PassStatus::kFailed;
+  std::optional<spvtools::Optimizer> optimizer;
+  if (!RegisterAsRecipe(optimizer, flags, options.target_env)) {
+    optimizer.emplace(options.target_env);
+    for (const std::string& flag : flags) {
+      if (!optimizer->RegisterPassFromFlag(flag)) {
+        diagnostics.push_back(Error(flag + ": not a pass of the installed SPIRV-Tools"));
+        return PassStatus::kFailed;
+      }
     }
   }
-  if (options.time_report) optimizer.SetTimeReport(options.time_report);
+  std::string complaint;
+  optimizer->SetMessageConsumer([&complaint](spv_message_level_t level, const char*,
+                                             const spv_position_t&, const char* message) {
+    if (level <= SPV_MSG_ERROR && complaint.empty()) complaint = message;
+  });
+  if (options.time_report) optimizer->SetTimeReport(options.time_report);
   spvtools::OptimizerOptions run_options;
   run_options.set_run_validator(false);  // the driver validates with our validator
   run_options.set_preserve_bindings(options.preserve_bindings);
   run_options.set_preserve_spec_constants(options.preserve_spec_constants);
   if (options.max_id_bound) run_options.set_max_id_bound(*options.max_id_bound);
   std::vector<uint32_t> after;
-  if (!optimizer.Run(before.data(), before.size(), &after, run_options)) {
+  if (!optimizer->Run(before.data(), before.size(), &after, run_options)) {
     diagnostics.push_back(Error(what + " failed" + (complaint.empty() ? "" : ": " + complaint)));
     return PassStatus::kFailed;
   }

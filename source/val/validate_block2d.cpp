@@ -34,10 +34,7 @@ struct Dimensions {
 class Block2dChecker {
  public:
   explicit Block2dChecker(ValidationContext& context)
-      : context_(context),
-        values_(context.module(), context.types()),
-        device_(context.device()),
-        limits_(context.device().block2d_limits) {}
+      : context_(context), values_(context.module(), context.types()) {}
 
   void Check(const ir::Function& function, const ir::Instruction& inst) {
     const ir::Block2dOperandPositions* layout = ir::FindBlock2dOperandPositions(inst.opcode());
@@ -103,7 +100,7 @@ class Block2dChecker {
     dims.count = Dimension(layout.block_count, "Block Count", false);
     if (!dims.element_size) return dims;
     const uint32_t e = *dims.element_size;
-    std::vector<uint32_t> allowed = limits_.element_sizes;
+    std::vector<uint32_t> allowed = limits().element_sizes;
     if (allowed.empty()) allowed = {1, 2, 4, 8};
     if (std::find(allowed.begin(), allowed.end(), e) == allowed.end()) {
       context_.Error(*inst_, rules::kBlock2dElementSize,
@@ -113,7 +110,7 @@ class Block2dChecker {
       dims.element_size.reset();  // nothing sized by it can be checked
       return dims;
     }
-    const uint32_t multiple = limits_.block_width_multiple.Get(e);
+    const uint32_t multiple = limits().block_width_multiple.Get(e);
     if (dims.width && multiple > 1 && *dims.width % multiple != 0) {
       context_.Error(*inst_, rules::kBlock2dBlockWidthMultiple,
                      "Block Width " + std::to_string(*dims.width) + " of " + name_ +
@@ -212,7 +209,7 @@ class Block2dChecker {
 
     std::optional<uint64_t> width;
     if (width_ok && (width = types.GetConstantUInt(Id(layout.memory_width)))) {
-      const Range& range = limits_.memory_width;
+      const Range& range = limits().memory_width;
       if (range.max != 0 && (*width < range.min || *width > range.max)) {
         context_.Error(*inst_, rules::kBlock2dMemoryWidth,
                        "Memory Width " + std::to_string(*width) + " of " + name_ + " must be in [" +
@@ -220,7 +217,7 @@ class Block2dChecker {
                            "] bytes");
       }
       if (element_size) {
-        const uint32_t multiple = limits_.memory_width_multiple.Get(*element_size, *element_size);
+        const uint32_t multiple = limits().memory_width_multiple.Get(*element_size, *element_size);
         if (multiple > 1 && *width % multiple != 0) {
           context_.Error(*inst_, rules::kBlock2dMemoryWidth,
                          "Memory Width " + std::to_string(*width) + " of " + name_ +
@@ -231,7 +228,7 @@ class Block2dChecker {
     }
     if (height_ok) {
       if (std::optional<uint64_t> height = types.GetConstantUInt(Id(layout.memory_height))) {
-        const Range& range = limits_.memory_height;
+        const Range& range = limits().memory_height;
         if (range.max != 0 && (*height < range.min || *height > range.max)) {
           context_.Error(*inst_, rules::kBlock2dMemoryHeight,
                          "Memory Height " + std::to_string(*height) + " of " + name_ +
@@ -247,7 +244,7 @@ class Block2dChecker {
                          "Memory Pitch " + std::to_string(*pitch) + " of " + name_ +
                              " must be at least Memory Width " + std::to_string(*width));
         }
-        const uint32_t multiple = limits_.pitch_multiple;
+        const uint32_t multiple = limits().pitch_multiple;
         if (multiple > 1 && *pitch % multiple != 0) {
           context_.Error(*inst_, rules::kBlock2dMemoryPitch,
                          "Memory Pitch " + std::to_string(*pitch) + " of " + name_ +
@@ -260,10 +257,10 @@ class Block2dChecker {
 
   void CheckOpenclWidth(uint32_t id, const char* role, const ir::Type* scalar,
                         const std::string& found) {
-    if (limits_.operand_bits == 0 || scalar->width == limits_.operand_bits) return;
+    if (limits().operand_bits == 0 || scalar->width == limits().operand_bits) return;
     context_.Error(*inst_, rules::kBlock2dOperandTypeOpencl,
-                   Operand(role, id) + " must have " + std::to_string(limits_.operand_bits) +
-                       "-bit integer components on device " + device_.name + "; found " + found);
+                   Operand(role, id) + " must have " + std::to_string(limits().operand_bits) +
+                       "-bit integer components on device " + device().name + "; found " + found);
   }
 
   bool CheckIntegerScalar(uint32_t id, const char* role) {
@@ -302,7 +299,7 @@ class Block2dChecker {
       return;
     }
     const std::optional<int64_t> x = context_.types().GetConstantInt(constant->words[0]);
-    const uint32_t multiple = limits_.coordinate_x_multiple.Get(element_size);
+    const uint32_t multiple = limits().coordinate_x_multiple.Get(element_size);
     if (!x || multiple <= 1 || *x % multiple == 0) return;
     context_.Error(*inst_, rules::kBlock2dCoordinate,
                    "Coordinate X " + std::to_string(*x) + " of " + name_ +
@@ -312,10 +309,10 @@ class Block2dChecker {
 
   // The device table (A.4) and the subgroup sizes the instructions may run at.
   void CheckDevice(const ir::Function& function, Block2dOp op, const Dimensions& dims) {
-    if (device_.block2d.kind == device::TableKind::kNone) {
+    if (device().block2d.kind == device::TableKind::kNone) {
       context_.Error(
           *inst_, rules::kBlock2dUnsupported,
-          name_ + " is not supported on device " + device_.name + ": it has no 2D block IO");
+          name_ + " is not supported on device " + device().name + ": it has no 2D block IO");
       return;  // nothing else about the device applies
     }
     if (!dims.static_error && dims.element_size && dims.width && dims.height && dims.count) {
@@ -323,15 +320,15 @@ class Block2dChecker {
           Match(op, *dims.element_size, *dims.width, *dims.height, *dims.count);
       switch (match.status) {
         case device::MatchStatus::kNotSupported:
-          context_.Error(*inst_, rules::kBlock2dUnsupported, match.Message(device_));
+          context_.Error(*inst_, rules::kBlock2dUnsupported, match.Message(device()));
           return;
         case device::MatchStatus::kMismatch:
-          context_.Error(*inst_, rules::kBlock2dShapeTable, match.Message(device_));
+          context_.Error(*inst_, rules::kBlock2dShapeTable, match.Message(device()));
           break;
         case device::MatchStatus::kMatched:
           if (match.row && match.row->provenance.confidence == Confidence::kConvention) {
             context_.Warning(*inst_, rules::kBlock2dShapeTable,
-                             "the shape of " + name_ + " is accepted on device " + device_.name +
+                             "the shape of " + name_ + " is accepted on device " + device().name +
                                  " only by convention: " + match.row->provenance.note);
           }
           break;
@@ -347,19 +344,23 @@ class Block2dChecker {
     for (uint32_t size : sizes) {
       std::vector<uint32_t> supported;
       const device::SubgroupSizeRow* row =
-          device::MatchBlock2dSubgroupSize(device_, size, &supported);
+          device::MatchBlock2dSubgroupSize(device(), size, &supported);
       if (row == nullptr) {
         context_.Error(*inst_, rules::kBlock2dSubgroupSize,
                        name_ + " cannot run at subgroup size " + std::to_string(size) +
-                           " on device " + device_.name + "; supported: " + Join(supported));
+                           " on device " + device().name + "; supported: " + Join(supported));
       } else if (row->provenance.confidence == Confidence::kConvention) {
         context_.Warning(*inst_, rules::kBlock2dSubgroupSize,
                          name_ + " at subgroup size " + std::to_string(size) +
-                             " is accepted on device " + device_.name +
+                             " is accepted on device " + device().name +
                              " only by convention: " + row->provenance.note);
       }
     }
   }
+
+  // The device is looked up when an instruction needs it (validation_context.hpp).
+  const device::DeviceProfile& device() const { return context_.device(); }
+  const device::Block2dLimits& limits() const { return device().block2d_limits; }
 
   ValidationContext& context_;
   Block2dValues values_;
@@ -374,15 +375,13 @@ class Block2dChecker {
     if (found == matches_.end()) {
       found =
           matches_
-              .emplace(key, device::MatchBlock2d(device_, op, element_size, width, height, count))
+              .emplace(key, device::MatchBlock2d(device(), op, element_size, width, height, count))
               .first;
     }
     return found->second;
   }
 
-  const device::DeviceProfile& device_;
   std::map<std::array<uint32_t, 5>, device::Block2dMatch> matches_;
-  const device::Block2dLimits& limits_;
   const ir::Instruction* inst_ = nullptr;
   std::string name_;
   std::set<uint32_t> remarked_;

@@ -339,6 +339,17 @@ bool IsCoopInstruction(spv::Op op) {
 }  // namespace
 
 void ValidateCooperativeMatrixDevice(ValidationContext& context) {
+  // No cooperative-matrix type and none of their instructions: nothing below applies (every
+  // OpCompositeConstruct would be skipped), and the device need not be looked up.
+  bool any = context.HasOpcode(spv::Op::OpTypeCooperativeMatrixKHR);
+  for (spv::Op op :
+       {spv::Op::OpCooperativeMatrixMulAddKHR, spv::Op::OpCooperativeMatrixLoadKHR,
+        spv::Op::OpCooperativeMatrixStoreKHR, spv::Op::OpCooperativeMatrixLoadCheckedINTEL,
+        spv::Op::OpCooperativeMatrixStoreCheckedINTEL,
+        spv::Op::OpCooperativeMatrixConstructCheckedINTEL}) {
+    any = any || context.HasOpcode(op);
+  }
+  if (!any) return;
   // "spec" and "opencl": only the SPIR-V rules apply to cooperative matrices.
   if (context.device().cooperative_matrix.kind == device::TableKind::kNoTable) return;
   CoopDeviceChecker checker(context);

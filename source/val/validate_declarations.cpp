@@ -2,6 +2,7 @@
 // sees ours): every extended instruction, capability and enumerant needs one of its
 // capabilities and one of its extension strings declared. Provisional operand bits thus need
 // their draft extension string (e.g. the float8 bits SPV_INTEL_..._float8).
+#include <array>
 #include <set>
 #include <string>
 
@@ -97,11 +98,29 @@ class DeclarationChecker {
   std::set<std::pair<const void*, bool>> met_;  // (grammar entry, capabilities checked)
 };
 
+// Whether an operand kind has an extended enumerant at all: most operands (ids, literals, and
+// enums of the core grammar only) then need no lookup, and this rule walks every instruction.
+bool MayNameExtendedEnumerant(grammar::OperandKindId id) {
+  static const std::array<bool, grammar::kNumOperandKinds> may = [] {
+    std::array<bool, grammar::kNumOperandKinds> table{};
+    for (uint16_t i = 0; i < grammar::kNumOperandKinds; ++i) {
+      const grammar::OperandKind& kind = grammar::GetOperandKind(grammar::OperandKindId(i));
+      for (const grammar::Enumerant& e : kind.enumerants) {
+        table[i] = table[i] || e.origin == Origin::kExtended;
+      }
+    }
+    return table;
+  }();
+  const auto index = static_cast<size_t>(id);
+  return index >= may.size() || may[index];
+}
+
 // The extended enumerants an operand names: the value, or each set bit of a mask.
 template <typename Visit>
 void ForEachExtendedEnumerant(const ir::Instruction& inst, Visit&& visit) {
   for (size_t i = 0; i < inst.num_operands(); ++i) {
     const ir::OperandView op = inst.operand(i);
+    if (!MayNameExtendedEnumerant(op.kind)) continue;
     const grammar::OperandKind& kind = grammar::GetOperandKind(op.kind);
     auto maybe_visit = [&](uint32_t value) {
       const grammar::Enumerant* e = grammar::FindEnumerant(op.kind, value);

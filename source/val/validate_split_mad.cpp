@@ -29,8 +29,7 @@ struct Builtin {
 
 class SplitMadChecker {
  public:
-  explicit SplitMadChecker(ValidationContext& context)
-      : context_(context), device_(context.device()) {}
+  explicit SplitMadChecker(ValidationContext& context) : context_(context) {}
 
   void Run() {
     for (const ir::Function& function : context_.module().functions()) FindBuiltin(function);
@@ -59,7 +58,7 @@ class SplitMadChecker {
     }
     if (!known) return;
     Builtin builtin{&function, *linkage_name, std::string(base), nullptr};
-    for (const device::SplitMatrixMadRow& row : device_.split_matrix_mad.rows) {
+    for (const device::SplitMatrixMadRow& row : device().split_matrix_mad.rows) {
       if (row.function == builtin.name) {
         builtin.row = &row;
         break;
@@ -98,15 +97,15 @@ class SplitMadChecker {
   void CheckDeclaration(const Builtin& builtin) {
     const ir::Instruction& def = builtin.function->def;
     const std::string who = builtin.name + " (imported as \"" + builtin.linkage_name + "\")";
-    if (device_.split_matrix_mad.kind == device::TableKind::kNone) {
+    if (device().split_matrix_mad.kind == device::TableKind::kNone) {
       context_.Error(def, rules::kSplitMadUnsupported,
                      who +
                          ": the split matrix multiply-accumulate built-ins are not supported "
                          "on device " +
-                         device_.name);
+                         device().name);
       return;
     }
-    if (device_.split_matrix_mad.kind != device::TableKind::kTable) return;
+    if (device().split_matrix_mad.kind != device::TableKind::kTable) return;
     if (def.num_operands() < 2) return;
     const ir::Type* fn_type = context_.types().GetType(def.word(1));
     if (!fn_type || fn_type->kind != ir::TypeKind::kFunction) return;  // core validation's job
@@ -134,26 +133,26 @@ class SplitMadChecker {
     const uint32_t size =
         builtin.row && builtin.row->subgroup_size ? *builtin.row->subgroup_size : 0;
     const device::SplitMatrixMadMatch match = device::MatchSplitMatrixMad(
-        device_, builtin.name, size, shapes[0], shapes[1], shapes[2], shapes[3]);
+        device(), builtin.name, size, shapes[0], shapes[1], shapes[2], shapes[3]);
     if (match.status == MatchStatus::kMismatch) {
       context_.Error(def, rules::kSplitMadSignature,
                      who + " (Result " + ShapeText(types[0]) + ", a " + ShapeText(types[1]) +
                          ", b " + ShapeText(types[2]) + ", acc " + ShapeText(types[3]) +
-                         "): " + match.Message(device_));
+                         "): " + match.Message(device()));
     } else if (match.status == MatchStatus::kNotSupported) {
-      context_.Error(def, rules::kSplitMadUnsupported, who + ": " + match.Message(device_));
+      context_.Error(def, rules::kSplitMadUnsupported, who + ": " + match.Message(device()));
     } else if (match.status == MatchStatus::kMatched && match.row &&
                match.row->provenance.confidence == device::Confidence::kConvention) {
       // What the built-in computes rests on our pairing of subgroups (DECISIONS 9).
       context_.Warning(def, rules::kSplitMadSignature,
                        who + " with M = " + std::to_string(match.m) + " is accepted on device " +
-                           device_.name +
+                           device().name +
                            "; its semantics rest on a convention: " + match.row->provenance.note);
     }
   }
 
   void CheckCall(const ir::Function& caller, const ir::Instruction& call, const Builtin& builtin) {
-    if (device_.split_matrix_mad.kind != device::TableKind::kTable) return;
+    if (device().split_matrix_mad.kind != device::TableKind::kTable) return;
     if (!builtin.row || !builtin.row->subgroup_size) return;
     const uint32_t required = *builtin.row->subgroup_size;
     const std::vector<uint32_t>& sizes = context_.SubgroupSizes(caller.id());
@@ -172,12 +171,15 @@ class SplitMadChecker {
       context_.Error(call, rules::kSplitMadSubgroupSize,
                      "Subgroup size " + std::to_string(size) + " is not supported by " +
                          builtin.name + " called in " + context_.IdName(caller.id()) +
-                         " on device " + device_.name + "; supported: " + std::to_string(required));
+                         " on device " + device().name +
+                         "; supported: " + std::to_string(required));
     }
   }
 
+  // The device is looked up when an instruction needs it (validation_context.hpp).
+  const device::DeviceProfile& device() const { return context_.device(); }
+
   ValidationContext& context_;
-  const device::DeviceProfile& device_;
   std::map<uint32_t, Builtin> builtins_;  // by function id, in id order for stable output
   std::set<uint32_t> unknown_reported_;
 };

@@ -29,8 +29,7 @@ std::string OpName(const ir::Instruction& inst) {
 
 class SubgroupChecker {
  public:
-  explicit SubgroupChecker(ValidationContext& context)
-      : context_(context), device_(context.device()) {}
+  explicit SubgroupChecker(ValidationContext& context) : context_(context) {}
 
   void Check(const ir::Instruction& inst) {
     switch (inst.opcode()) {
@@ -117,7 +116,7 @@ class SubgroupChecker {
   const device::SubgroupTypeRow* CheckTypeTable(
       const ir::Instruction& inst, SubgroupOp op, uint32_t type_id, const std::string& operand,
       std::optional<device::GroupOperation> group_op = {}) {
-    if (device_.subgroup_ops.kind == device::TableKind::kNoTable) return nullptr;
+    if (device().subgroup_ops.kind == device::TableKind::kNoTable) return nullptr;
     std::optional<Shape> shape = ShapeOf(type_id);
     if (!shape) {
       if (device::IsGroupOp(op)) return nullptr;  // the core rules decide the group types
@@ -127,11 +126,11 @@ class SubgroupChecker {
       return nullptr;
     }
     // A device without any subgroup table leaves the core OpGroup* widths to the core rules.
-    if (device::IsGroupOp(op) && device_.subgroup_ops.kind == device::TableKind::kNone) {
+    if (device::IsGroupOp(op) && device().subgroup_ops.kind == device::TableKind::kNone) {
       return nullptr;
     }
     device::SubgroupTypeQuery query{op, shape->kind, shape->bits, shape->components, group_op};
-    const device::SubgroupTypeMatch match = device::MatchSubgroupType(device_, query);
+    const device::SubgroupTypeMatch match = device::MatchSubgroupType(device(), query);
     switch (match.status) {
       case MatchStatus::kMatched:
         break;
@@ -139,7 +138,7 @@ class SubgroupChecker {
       case MatchStatus::kNotSupported:
         context_.Error(inst, rules::kSubgroupsTypeTable,
                        OpName(inst) + " " + operand + " " + TypeText(type_id) + ": " +
-                           match.Message(device_, query));
+                           match.Message(device(), query));
         return nullptr;
       default:
         return nullptr;
@@ -147,7 +146,8 @@ class SubgroupChecker {
     const device::SubgroupTypeRow& row = *match.row;
     if (!row.capability.empty() && !HasCapability(row.capability)) {
       const std::string what = OpName(inst) + " " + operand + " " + TypeText(type_id) +
-                               " needs capability " + row.capability + " on device " + device_.name;
+                               " needs capability " + row.capability + " on device " +
+                               device().name;
       // The LLVM/SPIR-V Translator declares Float16Buffer, not Float16, for a kernel that moves
       // half values without arithmetic on them, and IGC runs such kernels: a warning.
       if (HasCapability(row.capability + "Buffer")) {
@@ -160,7 +160,7 @@ class SubgroupChecker {
     if (row.provenance.confidence == device::Confidence::kConvention) {
       context_.Warning(inst, rules::kSubgroupsTypeTable,
                        OpName(inst) + " " + operand + " " + TypeText(type_id) +
-                           " is accepted on device " + device_.name +
+                           " is accepted on device " + device().name +
                            " only by convention: " + row.provenance.note);
     }
     return &row;
@@ -226,7 +226,7 @@ class SubgroupChecker {
                          " has a component type other than the pointee " + TypeText(pointee->id) +
                          " of Ptr " + context_.IdName(ptr));
     }
-    if (device_.subgroup_ops.kind != device::TableKind::kNoTable) {
+    if (device().subgroup_ops.kind != device::TableKind::kNoTable) {
       // cl_intel_subgroup_local_block_io adds Workgroup (C.3); the profiles list only SPIR-V
       // extension names, and IGC exposes it wherever block IO exists, so Workgroup is accepted.
       const spv::StorageClass sc = ptr_type->storage_class;
@@ -237,7 +237,7 @@ class SubgroupChecker {
             inst, rules::kSubgroupsBlockStorageClass,
             "Ptr " + context_.IdName(ptr) + " of " + OpName(inst) + " has storage class " +
                 (e ? std::string(e->name) : std::to_string(static_cast<uint32_t>(sc))) +
-                " on device " + device_.name +
+                " on device " + device().name +
                 "; supported: CrossWorkgroup, Workgroup (cl_intel_subgroup_local_block_io)");
       }
     }
@@ -260,7 +260,7 @@ class SubgroupChecker {
                        "Image " + context_.IdName(image) + " of " + OpName(inst) + " has Sampled " +
                            std::to_string(info.sampled) + "; it must be 0 or 2");
       }
-      const bool env = device_.subgroup_ops.kind != device::TableKind::kNoTable;
+      const bool env = device().subgroup_ops.kind != device::TableKind::kNoTable;
       if (env && (info.dim != spv::Dim::Dim2D || info.depth != 0 || info.arrayed != 0 ||
                   info.multisampled != 0)) {
         const grammar::Enumerant* dim =
@@ -271,10 +271,10 @@ class SubgroupChecker {
                 (dim ? std::string(dim->name) : std::to_string(static_cast<uint32_t>(info.dim))) +
                 ", Depth " + std::to_string(info.depth) + ", Arrayed " +
                 std::to_string(info.arrayed) + ", MS " + std::to_string(info.multisampled) +
-                " on device " + device_.name + "; supported: Dim 2D, Depth 0, Arrayed 0, MS 0");
+                " on device " + device().name + "; supported: Dim 2D, Depth 0, Arrayed 0, MS 0");
       }
     }
-    if (device_.subgroup_ops.kind != device::TableKind::kNoTable) {
+    if (device().subgroup_ops.kind != device::TableKind::kNoTable) {
       const uint32_t coordinate = inst.word(1);
       const uint32_t coordinate_type = ValueType(coordinate);
       std::optional<Shape> shape = ShapeOf(coordinate_type);
@@ -284,7 +284,7 @@ class SubgroupChecker {
             inst, rules::kSubgroupsImageOperands,
             "Coordinate " + context_.IdName(coordinate) + " of " + OpName(inst) + " has type " +
                 (coordinate_type ? TypeText(coordinate_type) : std::string("(unknown)")) +
-                " on device " + device_.name + "; it must be a 2-vector of 32-bit integer");
+                " on device " + device().name + "; it must be a 2-vector of 32-bit integer");
       }
     }
     if (data_type != 0) CheckTypeTable(inst, SubgroupOp::kImageBlockIo, data_type, operand);
@@ -319,12 +319,14 @@ class SubgroupChecker {
       context_.Error(inst, rule,
                      "Execution scope " + context_.IdName(scope_id) + " of " + OpName(inst) +
                          " on " + TypeText(inst.result_type_id()) + " " + found + "; it must be " +
-                         "the constant " + row->scope + " on device " + device_.name);
+                         "the constant " + row->scope + " on device " + device().name);
     }
   }
 
+  // The device is looked up when an instruction needs it (validation_context.hpp).
+  const device::DeviceProfile& device() const { return context_.device(); }
+
   ValidationContext& context_;
-  const device::DeviceProfile& device_;
 };
 
 }  // namespace
@@ -332,11 +334,11 @@ class SubgroupChecker {
 void ValidateSubgroups(ValidationContext& context) {
   // A kernel's required subgroup size (SubgroupSize execution mode) must be one the device has:
   // every other table is looked up at that size, and a size of 0 has no invocation at all.
-  const device::DeviceProfile& device = context.device();
   for (const ir::EntryPoint& ep : context.info().entry_points()) {
     const std::optional<ir::ExecutionModeInfo> mode =
         context.info().FindExecutionMode(ep.function_id, spv::ExecutionMode::SubgroupSize);
     if (!mode || mode->operands_are_ids || mode->operands.empty()) continue;
+    const device::DeviceProfile& device = context.device();
     const uint32_t size = mode->operands[0];
     if (device.SupportsSubgroupSize(size)) continue;
     std::string sizes;

@@ -11,12 +11,15 @@
 namespace xmx::val {
 
 ValidationContext::ValidationContext(const ir::Module& module, const ValidatorOptions& options)
-    : module_(module),
-      options_(options),
-      device_(options.device ? options.device : device::FindBuiltinProfile("opencl")),
-      info_(module) {
+    : module_(module), options_(options), info_(module) {
   IndexInstructions();
-  ComputeSubgroupSizes();
+}
+
+const device::DeviceProfile& ValidationContext::device() const {
+  if (!device_) {
+    device_ = options_.device ? options_.device : device::FindBuiltinProfile("opencl");
+  }
+  return *device_;
 }
 
 void ValidationContext::IndexInstructions() {
@@ -89,14 +92,17 @@ std::span<const BodyInstruction> ValidationContext::BodyInstructionsWith(spv::Op
 }
 
 std::span<const uint32_t> ValidationContext::EntryPointsReaching(uint32_t function_id) const {
+  ComputeSubgroupSizes();
   auto it = entry_points_reaching_.find(function_id);
   if (it == entry_points_reaching_.end()) return {};
   return it->second;
 }
 
-void ValidationContext::ComputeSubgroupSizes() {
-  std::vector<uint32_t> device_sizes(device_->subgroup_sizes.begin(),
-                                     device_->subgroup_sizes.end());
+void ValidationContext::ComputeSubgroupSizes() const {
+  if (subgroup_sizes_computed_) return;
+  subgroup_sizes_computed_ = true;
+  std::vector<uint32_t> device_sizes(device().subgroup_sizes.begin(),
+                                     device().subgroup_sizes.end());
   if (options_.subgroup_size) unreached_sizes_ = {*options_.subgroup_size};
 
   // Each kernel's sizes flow down the call graph; a function reached by several kernels may run
@@ -131,11 +137,13 @@ void ValidationContext::ComputeSubgroupSizes() {
 }
 
 const std::vector<uint32_t>& ValidationContext::SubgroupSizes(uint32_t function_id) const {
+  ComputeSubgroupSizes();
   auto it = subgroup_sizes_.find(function_id);
   return it != subgroup_sizes_.end() ? it->second : unreached_sizes_;
 }
 
 bool ValidationContext::ReachedByEntryPoint(uint32_t function_id) const {
+  ComputeSubgroupSizes();
   return entry_points_reaching_.count(function_id) != 0;
 }
 

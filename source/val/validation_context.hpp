@@ -43,7 +43,9 @@ class ValidationContext {
   }
   const ir::ModuleInfo& info() const { return info_; }
   const ValidatorOptions& options() const { return options_; }
-  const device::DeviceProfile& device() const { return *device_; }
+  // Looked up on first use: finding a built-in profile reads every embedded profile's JSON
+  // (most of xmx-opt's run on a small core-only module), which only our rules need.
+  const device::DeviceProfile& device() const;
 
   // The subgroup sizes an instruction of `function_id` may run at: those of the entry points
   // that reach it (their SubgroupSize execution mode, else --subgroup-size, else every size of
@@ -111,15 +113,18 @@ class ValidationContext {
 
  private:
   void IndexInstructions();
-  void ComputeSubgroupSizes();
+  // Fills subgroup_sizes_ and entry_points_reaching_ on the first question about them (they
+  // need the device).
+  void ComputeSubgroupSizes() const;
 
   const ir::Module& module_;
   const ValidatorOptions& options_;
-  const device::DeviceProfile* device_;
+  mutable const device::DeviceProfile* device_ = nullptr;
   mutable std::optional<ir::TypeTable> types_;
   ir::ModuleInfo info_;
-  std::unordered_map<uint32_t, std::vector<uint32_t>> subgroup_sizes_;         // function -> sizes
-  std::unordered_map<uint32_t, std::vector<uint32_t>> entry_points_reaching_;  // by function
+  mutable bool subgroup_sizes_computed_ = false;
+  mutable std::unordered_map<uint32_t, std::vector<uint32_t>> subgroup_sizes_;  // by function
+  mutable std::unordered_map<uint32_t, std::vector<uint32_t>> entry_points_reaching_;
   binary::IdTable<const ir::Instruction*> defs_;
   std::vector<BodyInstruction> body_;
   // The body instructions grouped by opcode, each group in module order: the group of an opcode
@@ -135,7 +140,7 @@ class ValidationContext {
   std::vector<uint32_t> group_start_;
   std::vector<BodyInstruction> body_by_opcode_;
   std::bitset<1u << 16> opcodes_present_;  // an opcode is a 16-bit field
-  std::vector<uint32_t> unreached_sizes_;
+  mutable std::vector<uint32_t> unreached_sizes_;
   std::vector<Diagnostic> diagnostics_;
   bool upgraded_ = false;
   std::unordered_map<size_t, std::string> call_prefix_;  // by the call's instruction index

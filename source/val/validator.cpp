@@ -2,6 +2,7 @@
 // our rules. Diagnostics are mapped back to the original instructions and given their text.
 #include "xmx/validator.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "bridge/bridge.hpp"
@@ -191,7 +192,11 @@ ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32
   // Built-in calls (issue 9): our rules see each call as the instruction it stands for, in an
   // upgraded copy; core validation above saw the calls as they are.
   std::optional<builtins::UpgradeResult> upgraded;
-  if (builtins::HasBuiltinImports(*module)) {
+  // Only a function declaration can be an imported built-in the upgrade replaces (an imported
+  // variable such as __spirv_BuiltInGlobalInvocationId is not one); asking the built-in table
+  // first would build it, a fixed cost as large as a small module's own rules.
+  if (std::ranges::any_of(module->functions(), &ir::Function::IsDeclaration) &&
+      builtins::HasBuiltinImports(*module)) {
     builtins::UpgradeOptions upgrade_options;
     upgrade_options.declare_requirements = false;
     upgraded = builtins::UpgradeBuiltinCalls(*module, upgrade_options);
