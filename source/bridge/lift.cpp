@@ -349,9 +349,9 @@ std::vector<std::optional<size_t>> OriginalIndices(const ir::Module& lifted) {
   std::vector<std::optional<size_t>> indices;
   lifted.ForEachInstruction([&indices](const ir::Instruction& inst) {
     if (inst.source_index() == ir::Instruction::kNotFromBinary) {
-      indices.push_back(std::nullopt);
+      indices.emplace_back(std::nullopt);
     } else {
-      indices.push_back(inst.source_index());
+      indices.emplace_back(inst.source_index());
     }
   });
   return indices;

@@ -70,7 +70,8 @@ bool Lifter::LiftInt4Type(ir::Instruction& inst) {
       return other.opcode() == Op::OpTypeInt && other.num_operands() >= 1 && other.word(0) == bits;
     });
   };
-  const auto free = std::ranges::find_if(kWidths, [&](const Width& w) { return !used(w.bits); });
+  const auto* const free =
+      std::ranges::find_if(kWidths, [&](const Width& w) { return !used(w.bits); });
   if (free == kWidths.end()) {
     return Fail(inst,
                 "SPIRV-Tools has no 4-bit integer type (SPV_INTEL_int4), and the module uses "

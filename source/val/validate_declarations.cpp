@@ -31,7 +31,7 @@ class DeclarationChecker {
           grammar::FindEnumerant(grammar::OperandKindId::kCapability, cap);
       if (!e) continue;
       for (const char* implied : e->capabilities) {
-        if (auto* i = grammar::FindEnumerant(grammar::OperandKindId::kCapability, implied)) {
+        if (const auto* i = grammar::FindEnumerant(grammar::OperandKindId::kCapability, implied)) {
           work.push_back(i->value);
         }
       }

@@ -10,9 +10,9 @@
 
 namespace xmx::val {
 
-// Validate(words) without parsing `words` again. `module` is what ir::Module::FromWords(words)
+// Validate(words) without parsing `words` again. `parsed` is what ir::Module::FromWords(words)
 // gives: every instruction's source index and word offset are its place in `words`.
-ValidationResult ValidateParsed(const ir::Module& module, std::span<const uint32_t> words,
+ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32_t> words,
                                 const ValidatorOptions& options);
 
 }  // namespace xmx::val
