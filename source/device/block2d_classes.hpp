@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "grammar/grammar.hpp"
-#include "xmx/spirv_enums.hpp"
 #include "xmx/device.hpp"
+#include "xmx/spirv_enums.hpp"
 
 namespace xmx::device {
 
