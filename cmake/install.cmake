@@ -1,5 +1,5 @@
-# `cmake --install`: the layers' static libraries, the public headers (include/xmx/ and the
-# generated enums next to them), the tools, and a CMake package so that an outside program
+# `cmake --install`: the layers' static libraries, the public headers (include/xmx/, the
+# committed generated enums included), the tools, and a CMake package so that an outside program
 # writes find_package(xmx) and links xmx::xmx (test/package/ does exactly that).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -10,7 +10,6 @@ install(TARGETS xmx ${XMX_LAYER_TARGETS} EXPORT xmxTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/xmx DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp")
-install(FILES ${XMX_GEN_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/xmx)
 foreach(main ${XMX_TOOL_MAINS})
   get_filename_component(tool ${main} NAME_WE)
   install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

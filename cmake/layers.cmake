@@ -2,8 +2,8 @@
 # the layers below it. A layer's headers are reachable only through the layers that link it: each
 # layer gets an include root of its own in the build tree (build/layers/<layer>/) holding a single
 # link, <layer> -> source/<layer>, so `#include "ir/type_table.hpp"` resolves in ir and in the
-# layers above it, and fails to compile in binary or grammar. Public headers (include/xmx/ and the
-# generated build/generated/include/xmx/) are visible everywhere.
+# layers above it, and fails to compile in binary or grammar. Public headers (include/xmx/) are
+# visible everywhere.
 #
 # xmx_add_layer(NAME [DEPENDS layer...] [EXTRA_SOURCES file...])
 #   Sources: every .cpp under source/NAME/, subfolders included. The target is xmx_NAME.

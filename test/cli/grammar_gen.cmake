@@ -15,3 +15,9 @@ xmx_grammar_gen_rejects(append_required "OpTypeFloat must be optional or variadi
 xmx_grammar_gen_rejects(append_unknown "names unknown instruction OpNoSuchInstruction")
 xmx_grammar_gen_rejects(append_after_variadic "its last operand")
 xmx_grammar_gen_rejects(append_twice "OpTypeFloat already has the operand 'Floating Point Encoding'")
+
+# The public enum headers committed under include/xmx/ match what the generator makes now.
+add_test(NAME grammar_gen.public_headers_current
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_public_headers.py
+                 ${XMX_GEN_DIR}/include/xmx ${CMAKE_SOURCE_DIR}/include/xmx
+                 ${XMX_GEN_PUBLIC_HEADER_NAMES})
