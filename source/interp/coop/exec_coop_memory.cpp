@@ -20,6 +20,7 @@
 #include <limits>
 
 #include "common/rule_ids.hpp"
+#include "interp/coop/coop_slice_move.hpp"
 #include "interp/coop/coop_support.hpp"
 #include "interp/load/load_checks.hpp"
 #include "interp/load/loader.hpp"
@@ -28,7 +29,6 @@
 namespace xmx::interp {
 namespace {
 
-enum class CoopMemoryLayout : uint8_t { kRowMajor = 0, kColumnMajor = 1, kPacked = 2 };
 enum class CoopAccess : uint8_t { kLoad, kStore, kPrefetch };
 
 constexpr uint32_t kNone = UINT32_MAX;
@@ -39,6 +39,13 @@ struct CoopMemoryData {
   // The same element's offset in memory as p * Stride + q, pairs (p, q) (RowMajor: row, column;
   // ColumnMajor: column, row; PackedINTEL: row / VF, column * VF + row % VF).
   std::vector<uint32_t> parts;
+  // The whole-slice form of the unchecked forms' move, when the layouts have one.
+  std::optional<CoopSliceMove> slice_move;
+  // The rows whose offsets can be the least or the greatest of all rows' for some Stride: the
+  // row part of an offset is linear in the row (r * Stride, r), or linear in the VNNI group plus
+  // the row within it (PackedINTEL): the first and last rows of the first and last whole groups
+  // and of the last (partial) group.
+  std::vector<uint32_t> extreme_rows;
   CoopAccess access = CoopAccess::kLoad;
   CoopMemoryLayout memory_layout = CoopMemoryLayout::kRowMajor;
   bool checked = false;
@@ -146,7 +153,7 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
   // it, so one access check covers the whole matrix.
   // Offsets are row part + column part in every layout, so the extremes add up.
   Wide row_low = ElementOffset(d.memory_layout, 0, 0, stride, vnni), row_high = row_low;
-  for (uint32_t r = 1; r < d.layout.rows(); ++r) {
+  for (const uint32_t r : d.extreme_rows) {
     const Wide o = ElementOffset(d.memory_layout, r, 0, stride, vnni);
     row_low = std::min(row_low, o);
     row_high = std::max(row_high, o);
@@ -188,6 +195,17 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
   const int64_t low64 = static_cast<int64_t>(low);
   const size_t count = size_t{length} * sg.lanes;
   const bool load = d.access == CoopAccess::kLoad;
+  if (d.slice_move && sg.lanes == d.layout.subgroup_size() &&
+      (load || d.slice_move->CanStore(stride))) {
+    // Element (0, 0) is at offset 0 >= low.
+    uint8_t* origin = base - low64 * eb;
+    if (load) {
+      d.slice_move->Load(origin, stride, value);
+    } else {
+      d.slice_move->Store(origin, stride, value);
+    }
+    return in + 1;
+  }
   switch (eb) {
     case 1:
       load ? MoveElements<1, true>(value, base, d.parts.data(), count, stride, low64)
@@ -383,6 +401,16 @@ bool BindCoopMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
       return false;
   }
   if (d.access != CoopAccess::kPrefetch) {
+    if (!d.checked) d.slice_move = CoopSliceMove::Make(d.layout, d.memory_layout);
+    const uint32_t rows = d.layout.rows(), group = 4 / d.layout.element_bytes();
+    const uint32_t whole_groups_end = rows / group * group;  // past the last whole group
+    for (const uint32_t r : {std::min(group, rows) - 1, std::max(whole_groups_end, 1u) - 1,
+                             (rows - 1) / group * group, rows - 1}) {
+      if (r != 0 &&
+          std::find(d.extreme_rows.begin(), d.extreme_rows.end(), r) == d.extreme_rows.end()) {
+        d.extreme_rows.push_back(r);
+      }
+    }
     d.coords = AllCoords(d.layout);
     const uint32_t vnni = 4 / d.layout.element_bytes();
     for (const CoopCoord& c : d.coords) {
