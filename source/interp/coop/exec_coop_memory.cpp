@@ -65,7 +65,8 @@ const char* const kUniformNames[] = {"Pointer",  "Stride", "X offset",
 using Wide = __int128;
 
 // The element offset (in components) of matrix element (row, column) in memory.
-inline Wide ElementOffset(CoopMemoryLayout layout, Wide row, Wide column, Wide stride, Wide vnni) {
+template <typename T>
+inline T ElementOffset(CoopMemoryLayout layout, T row, T column, T stride, T vnni) {
   switch (layout) {
     case CoopMemoryLayout::kRowMajor:
       return row * stride + column;
@@ -75,6 +76,26 @@ inline Wide ElementOffset(CoopMemoryLayout layout, Wide row, Wide column, Wide s
       return (row / vnni) * stride + column * vnni + row % vnni;
   }
   return 0;
+}
+
+// Below this |Stride| every offset of a matrix (rows and columns at most 2^16, VNNI factor at
+// most 4) fits 64 bits with room to spare; the usual case skips 128-bit arithmetic.
+constexpr int64_t kModerateStride = int64_t{1} << 40;
+
+// The least and greatest element offsets of the matrix, computed in T. Offsets are row part +
+// column part in every layout, so the extremes add up.
+template <typename T>
+void RowAndColumnExtremes(const CoopMemoryData& d, int64_t stride, int64_t vnni, Wide* low,
+                          Wide* high) {
+  T row_low = ElementOffset<T>(d.memory_layout, 0, 0, stride, vnni), row_high = row_low;
+  for (const uint32_t r : d.extreme_rows) {
+    const T o = ElementOffset<T>(d.memory_layout, r, 0, stride, vnni);
+    row_low = std::min(row_low, o);
+    row_high = std::max(row_high, o);
+  }
+  const T last_column = ElementOffset<T>(d.memory_layout, 0, d.layout.columns() - 1, stride, vnni);
+  *low = row_low + std::min<T>(0, last_column);
+  *high = row_high + std::max<T>(0, last_column);
 }
 
 // Moves every element between the slot (lane-major: element i of the slot is element
@@ -91,6 +112,49 @@ void MoveElements(uint8_t* slot, uint8_t* base, const uint32_t* parts, size_t co
       std::memcpy(mem, slot + i * kBytes, kBytes);
     }
   }
+}
+
+// A checked load or store whose matrix lies wholly inside Height x Width and in one allocation,
+// plainly accessible (no report possible), moved as a whole slice: every element is then moved
+// exactly as the per-element loop would move it. Returns false, having moved nothing, otherwise.
+// Local memory keeps the per-element path, which records each element in the race shadow.
+bool MoveWholeChecked(Subgroup& sg, const CoopMemoryData& d, uint64_t pointer, int64_t stride,
+                      int64_t x, int64_t y, int64_t height, int64_t width) {
+  const int64_t vnni = 4 / d.layout.element_bytes();
+  if (!d.slice_move || sg.lanes != d.layout.subgroup_size() || x < 0 || y < 0 ||
+      Wide{x} + d.layout.rows() > height || Wide{y} + d.layout.columns() > width ||
+      (d.memory_layout == CoopMemoryLayout::kPacked && x % vnni != 0) ||
+      (d.access == CoopAccess::kStore && !d.slice_move->CanStore(stride))) {
+    return false;
+  }
+  // Element (x + r, y + c) lies at offset(x, y) + offset(r, c) in every layout (PackedINTEL:
+  // with x a whole number of VNNI groups).
+  Wide low, high;
+  if (stride > -kModerateStride && stride < kModerateStride) {
+    RowAndColumnExtremes<int64_t>(d, stride, vnni, &low, &high);
+  } else {
+    RowAndColumnExtremes<Wide>(d, stride, vnni, &low, &high);
+  }
+  const Wide corner = ElementOffset<Wide>(d.memory_layout, x, y, stride, vnni);
+  constexpr Wide kFarthest = Wide{1} << 56;
+  if (corner + low <= -kFarthest || corner + high >= kFarthest) return false;
+  const uint32_t eb = d.layout.element_bytes();
+  const uint64_t first = pointer + static_cast<uint64_t>(static_cast<int64_t>(corner + low) * eb);
+  const uint64_t span = static_cast<uint64_t>(high - low + 1) * eb;
+  const Allocation* a = sg.group->allocations->Find(PointerAllocation(first));
+  const uint64_t offset = PointerOffset(first);
+  if (a == nullptr || a->storage == spv::StorageClass::Workgroup || offset > a->size ||
+      span > a->size - offset || Misaligned(offset, eb) ||
+      (d.access == CoopAccess::kStore && a->read_only)) {
+    return false;
+  }
+  uint8_t* origin = a->data + offset - static_cast<int64_t>(low) * eb;
+  if (d.access == CoopAccess::kLoad) {
+    d.slice_move->Load(origin, stride, sg.regs + d.value);
+  } else {
+    d.slice_move->Store(origin, stride, sg.regs + d.value);
+  }
+  return true;
 }
 
 const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
@@ -121,6 +185,7 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
     const int64_t height = LaneSInt(sg, d.height, d.height_bytes, 0);
     const int64_t width = LaneSInt(sg, d.width, d.width_bytes, 0);
     const AccessKind kind = d.access == CoopAccess::kStore ? AccessKind::kWrite : AccessKind::kRead;
+    if (MoveWholeChecked(sg, d, pointer, stride, x, y, height, width)) return in + 1;
     for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
       for (uint32_t e = 0; e < length; ++e) {
         const CoopCoord c = d.coords[lane * length + e];
@@ -132,8 +197,8 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
         }
         // Wraps like pointer arithmetic; the access check then finds no allocation.
         const uint64_t address =
-            pointer +
-            static_cast<uint64_t>(ElementOffset(d.memory_layout, row, column, stride, vnni) * eb);
+            pointer + static_cast<uint64_t>(
+                          ElementOffset<Wide>(d.memory_layout, row, column, stride, vnni) * eb);
         uint8_t* mem = AccessMemory(sg, in, lane, address, eb, eb, kind, &stop);
         if (mem == nullptr) {
           if (stop) return StopSubgroup(sg);
@@ -151,16 +216,12 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
   }
   // Unchecked: the elements span [first, last] of one allocation exactly when both ends lie in
   // it, so one access check covers the whole matrix.
-  // Offsets are row part + column part in every layout, so the extremes add up.
-  Wide row_low = ElementOffset(d.memory_layout, 0, 0, stride, vnni), row_high = row_low;
-  for (const uint32_t r : d.extreme_rows) {
-    const Wide o = ElementOffset(d.memory_layout, r, 0, stride, vnni);
-    row_low = std::min(row_low, o);
-    row_high = std::max(row_high, o);
+  Wide low, high;
+  if (stride > -kModerateStride && stride < kModerateStride) {
+    RowAndColumnExtremes<int64_t>(d, stride, vnni, &low, &high);
+  } else {
+    RowAndColumnExtremes<Wide>(d, stride, vnni, &low, &high);
   }
-  const Wide last_column = ElementOffset(d.memory_layout, 0, d.layout.columns() - 1, stride, vnni);
-  const Wide low = row_low + std::min<Wide>(0, last_column);
-  const Wide high = row_high + std::max<Wide>(0, last_column);
   // A span beyond 2^56 elements fits no allocation.
   constexpr Wide kFarthest = Wide{1} << 56;
   const bool representable = low > -kFarthest && high < kFarthest;
@@ -401,7 +462,7 @@ bool BindCoopMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
       return false;
   }
   if (d.access != CoopAccess::kPrefetch) {
-    if (!d.checked) d.slice_move = CoopSliceMove::Make(d.layout, d.memory_layout);
+    d.slice_move = CoopSliceMove::Make(d.layout, d.memory_layout);
     const uint32_t rows = d.layout.rows(), group = 4 / d.layout.element_bytes();
     const uint32_t whole_groups_end = rows / group * group;  // past the last whole group
     for (const uint32_t r : {std::min(group, rows) - 1, std::max(whole_groups_end, 1u) - 1,
