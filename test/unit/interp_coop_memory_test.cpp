@@ -27,9 +27,10 @@ namespace {
 // k(global uchar* in, global uchar* out, uint x, uint y, uint height, uint width, ulong stride)
 // at subgroup size 16 over an 8-bit 32x16 B matrix: a checked load from `in` at (x, y), a checked
 // store of it to `out` at (x, y), and an unchecked store of it to `out` at offset 4096 with the
-// same Stride (or, with LOCAL, through a local array copied to `out` lane by lane). LAYOUT is the
+// same Stride (or, with LOCAL, through a local array copied to `out` lane by lane; with DIVERGENT
+// at out + 4096 + the lane's id, a Pointer that differs between invocations). LAYOUT is the
 // MemoryLayout constant's name.
-std::string Kernel(const std::string& layout, bool local) {
+std::string Kernel(const std::string& layout, bool local, bool divergent = false) {
   // Local: every lane fills its bytes of the array with 0xEE, the subgroup stores the matrix
   // into it, and every lane copies its bytes to out + 4096.
   const std::string unchecked_store = local ? R"(
@@ -60,8 +61,15 @@ std::string Kernel(const std::string& layout, bool local) {
               OpBranchConditional %more %copy %done
       %done = OpLabel
 )"
-                                            : R"(
-               OpCooperativeMatrixStoreKHR %far %m %)" +
+                                            : std::string(divergent ? R"(
+      %lane = OpLoad %v3ulong %lid_var
+     %lane0 = OpCompositeExtract %ulong %lane 0
+       %dst = OpInBoundsPtrAccessChain %p_uchar %far %lane0
+)"
+                                                                    : R"(
+       %dst = OpCopyObject %p_uchar %far
+)") + R"(
+               OpCooperativeMatrixStoreKHR %dst %m %)" +
                                                   layout + R"( %stride
                OpBranch %done
        %done = OpLabel
@@ -254,6 +262,19 @@ TEST(InterpCoopMemory, CheckedAccessPastTheBufferIsReported) {
   // Lane 0's first element, (100, 0), one byte: the per-element check's report.
   EXPECT_NE(o.reports.front().message.find("read of 1 bytes at offset 6400"), std::string::npos)
       << o.reports.front().message;
+}
+
+// A Pointer that differs between invocations is reported, naming the first lane that differs.
+TEST(InterpCoopMemory, DivergentPointerIsReported) {
+  std::vector<uint8_t> in(4096, 1);
+  const Outcome o = RunKernel(Kernel("RowMajorKHR", false, true), in, 0, 0, 32, 16, 16);
+  ASSERT_EQ(o.reports.size(), 1u);
+  EXPECT_EQ(o.reports.front().rule, "subgroup.non-uniform");
+  EXPECT_NE(o.reports.front().message.find("Pointer must be the same in every invocation, but "
+                                           "lane 0 has"),
+            std::string::npos)
+      << o.reports.front().message;
+  EXPECT_EQ(o.reports.front().lane, 1u);
 }
 
 }  // namespace

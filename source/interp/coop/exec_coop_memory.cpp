@@ -157,17 +157,35 @@ bool MoveWholeChecked(Subgroup& sg, const CoopMemoryData& d, uint64_t pointer, i
   return true;
 }
 
+// Whether every lane of the (whole) subgroup holds the same 64-bit pointer in `slot`.
+bool SamePointer(Subgroup& sg, uint32_t slot) {
+  const uint64_t* p = sg.reg<uint64_t>(slot);
+  uint64_t differ = 0;
+  for (uint32_t lane = 1; lane < sg.lanes; ++lane) differ |= p[lane] ^ p[0];
+  return differ == 0;
+}
+
 const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
   const CoopMemoryData& d = *static_cast<const CoopMemoryData*>(in->data);
   if (RequireWholeSubgroup(sg, in, "a cooperative-matrix load, store or prefetch")) {
     return StopSubgroup(sg);
   }
-  const uint32_t slots[] = {d.pointer, d.stride, d.x, d.y, d.height, d.width};
-  const uint32_t sizes[] = {8, d.stride_bytes, d.x_bytes, d.y_bytes, d.height_bytes, d.width_bytes};
-  for (int i = 0; i < 6; ++i) {
-    if ((d.check_uniform >> i & 1) != 0 &&
-        RequireUniform(sg, in, slots[i], sizes[i], kUniformNames[i])) {
-      return StopSubgroup(sg);
+  uint32_t check_uniform = d.check_uniform;
+  // The usual case, one Pointer the loader could not prove uniform, tested here first: the
+  // general check below then has nothing to report.
+  if ((check_uniform & 1) != 0 && sg.mask == sg.live_mask && sg.lanes <= 64 &&
+      sg.mask == (~uint64_t{0} >> (64 - sg.lanes)) && SamePointer(sg, d.pointer)) {
+    check_uniform &= ~1u;
+  }
+  if (check_uniform != 0) {
+    const uint32_t slots[] = {d.pointer, d.stride, d.x, d.y, d.height, d.width};
+    const uint32_t sizes[] = {8,         d.stride_bytes, d.x_bytes,
+                              d.y_bytes, d.height_bytes, d.width_bytes};
+    for (int i = 0; i < 6; ++i) {
+      if ((check_uniform >> i & 1) != 0 &&
+          RequireUniform(sg, in, slots[i], sizes[i], kUniformNames[i])) {
+        return StopSubgroup(sg);
+      }
     }
   }
   if (d.access == CoopAccess::kPrefetch) return in + 1;
