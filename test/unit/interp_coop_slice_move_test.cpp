@@ -93,6 +93,12 @@ std::vector<Case> Cases() {
                                      int64_t{1}, int64_t{0}}) {
                 cases.push_back({*layout, memory, stride, exact});
               }
+              // A Stride that never steps (one row, one VNNI group) may be anything.
+              if ((memory == CoopMemoryLayout::kRowMajor && rows == 1) ||
+                  (memory == CoopMemoryLayout::kPacked && rows <= vnni)) {
+                cases.push_back({*layout, memory, int64_t{1} << 62, exact});
+                cases.push_back({*layout, memory, -(int64_t{1} << 62), exact});
+              }
             }
           }
         }

@@ -64,7 +64,8 @@ void CoopSliceMove::Move(uint8_t* memory, int64_t stride, uint8_t* slot) const {
   const ptrdiff_t lane_bytes = ptrdiff_t{layout_.length()} * eb;
   const uint32_t lanes_per_row = layout_.lanes_per_row();
   const uint32_t phases = layout_.row_phases();
-  const ptrdiff_t stride_bytes = static_cast<ptrdiff_t>(stride) * eb;
+  // Wrapping: a Stride that never steps (one row) may be anything; one that does is bounded.
+  const ptrdiff_t stride_bytes = static_cast<ptrdiff_t>(static_cast<uint64_t>(stride) * eb);
   // Bytes from a column block's first unit to the next column block's, in the slice and in
   // memory; what one step along the slice's units (one transposed row) moves in memory.
   const ptrdiff_t slot_block = ptrdiff_t{unit_rows_} * unit_bytes_;
