@@ -39,7 +39,8 @@ struct CoopMemoryData {
   // The same element's offset in memory as p * Stride + q, pairs (p, q) (RowMajor: row, column;
   // ColumnMajor: column, row; PackedINTEL: row / VF, column * VF + row % VF).
   std::vector<uint32_t> parts;
-  // The whole-slice form of the unchecked forms' move, when the layouts have one.
+  // The whole-slice form of the move, when the layouts have one (checked forms: when the matrix
+  // lies wholly inside Height x Width).
   std::optional<CoopSliceMove> slice_move;
   // The rows whose offsets can be the least or the greatest of all rows' for some Stride: the
   // row part of an offset is linear in the row (r * Stride, r), or linear in the VNNI group plus
