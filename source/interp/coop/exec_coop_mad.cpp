@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "interp/coop/coop_runs.hpp"
 #include "interp/coop/coop_support.hpp"
 #include "interp/load/loader.hpp"
 #include "interp/matrix_mad/matrix_mad.hpp"
@@ -49,17 +50,18 @@ struct CoopMadData {
   uint32_t a_eb = 0, b_eb = 0, c_eb = 0, d_eb = 0;  // element bytes
   uint32_t d_lane_bytes = 0;
   std::vector<RowBlockKernels> kernels;  // per row block
-  // Gather tables: native operand element i <- byte offset in the operand's slot.
-  std::vector<std::vector<uint32_t>> a_tables;  // [row block * k_blocks + k block]
-  std::vector<std::vector<uint32_t>> b_tables;  // [k block * column_blocks + column block]
-  std::vector<std::vector<uint32_t>> c_tables;  // [row block * column_blocks + column block]
-  std::vector<std::vector<uint32_t>> d_tables;  // the same, into Result's staging
-  uint32_t scratch = 0, a_native = 0, b_native = 0, acc = 0, staging = 0;  // scratch offsets
+  // The native operands' copies from and to the whole operands' slots.
+  std::vector<CoopCopyRuns> a_runs;  // [row block * k_blocks + k block]
+  std::vector<CoopCopyRuns> b_runs;  // [k block * column_blocks + column block]
+  std::vector<CoopCopyRuns> c_runs;  // [row block * column_blocks + column block]
+  std::vector<CoopCopyRuns> d_runs;  // the same, into Result (or its staging)
+  // Scratch offsets: every native A block (a_block bytes apart), every native B block, the
+  // accumulator, Result's staging.
+  uint32_t scratch = 0, a_native = 0, a_block = 0, b_native = 0, b_block = 0, acc = 0, staging = 0;
+  // Result's blocks go straight to its slot: it does not overlap C, or is C itself (each block
+  // of C is read before the same elements of Result are written).
+  bool direct_result = false;
 };
-
-void Gather(uint8_t* dst, const uint8_t* src, const std::vector<uint32_t>& table, uint32_t eb) {
-  for (size_t i = 0; i < table.size(); ++i) CopyBytes(dst + i * eb, src + table[i], eb);
-}
 
 const Instr* ExecCoopMulAdd(Subgroup& sg, const Instr* in) {
   if (RequireWholeSubgroup(sg, in, "OpCooperativeMatrixMulAddKHR")) return StopSubgroup(sg);
@@ -73,24 +75,27 @@ const Instr* ExecCoopMulAdd(Subgroup& sg, const Instr* in) {
   uint8_t* a = scratch + d.a_native;
   uint8_t* b = scratch + d.b_native;
   uint8_t* acc = scratch + d.acc;
-  uint8_t* staging = scratch + d.staging;
+  uint8_t* out = d.direct_result ? sg.regs + d.result : scratch + d.staging;
+  // Every native A and B block once, however many products use it.
+  for (size_t i = 0; i < d.a_runs.size(); ++i) d.a_runs[i].Gather(a + i * d.a_block, sg.regs + d.a);
+  for (size_t i = 0; i < d.b_runs.size(); ++i) d.b_runs[i].Gather(b + i * d.b_block, sg.regs + d.b);
   for (uint32_t rb = 0; rb < d.row_blocks; ++rb) {
     const RowBlockKernels& kernels = d.kernels[rb];
     for (uint32_t cb = 0; cb < d.column_blocks; ++cb) {
-      Gather(acc, sg.regs + d.c, d.c_tables[rb * d.column_blocks + cb], d.c_eb);
+      const uint32_t block = rb * d.column_blocks + cb;
+      d.c_runs[block].Gather(acc, sg.regs + d.c);
       for (uint32_t kb = 0; kb < d.k_blocks; ++kb) {
-        Gather(a, sg.regs + d.a, d.a_tables[rb * d.k_blocks + kb], d.a_eb);
-        Gather(b, sg.regs + d.b, d.b_tables[kb * d.column_blocks + cb], d.b_eb);
-        (kb == 0 ? *kernels.first : *kernels.rest).Run(a, b, acc, acc);
+        (kb == 0 ? *kernels.first : *kernels.rest)
+            .Run(a + (rb * d.k_blocks + kb) * d.a_block,
+                 b + (kb * d.column_blocks + cb) * d.b_block, acc, acc);
         ++sg.matrix_instructions;
       }
-      const std::vector<uint32_t>& table = d.d_tables[rb * d.column_blocks + cb];
-      for (size_t i = 0; i < table.size(); ++i) {
-        CopyBytes(staging + table[i], acc + i * d.d_eb, d.d_eb);
-      }
+      d.d_runs[block].Scatter(acc, out);
     }
   }
-  std::memcpy(sg.regs + d.result, staging, size_t{d.d_lane_bytes} * sg.lanes);
+  if (!d.direct_result) {
+    std::memcpy(sg.regs + d.result, out, size_t{d.d_lane_bytes} * sg.lanes);
+  }
   return in + 1;
 }
 
@@ -293,16 +298,17 @@ bool BindCoopMulAdd(Loader& loader, const ir::Instruction& inst, Instr& out) {
     b_bytes = s.b.lane_bytes();
     max_acc_bytes = std::max({max_acc_bytes, s.c.lane_bytes(), s.result.lane_bytes()});
     for (uint32_t kb = 0; kb < d.k_blocks; ++kb) {
-      d.a_tables.push_back(GatherTable(la, where_a, *native_a, rb * 8, kb * native_k));
+      d.a_runs.emplace_back(GatherTable(la, where_a, *native_a, rb * 8, kb * native_k), d.a_eb);
     }
     for (uint32_t cb = 0; cb < d.column_blocks; ++cb) {
-      d.c_tables.push_back(GatherTable(lc, where_c, *native_c, rb * 8, cb * sg));
-      d.d_tables.push_back(GatherTable(ld, where_d, *native_d, rb * 8, cb * sg));
+      d.c_runs.emplace_back(GatherTable(lc, where_c, *native_c, rb * 8, cb * sg), d.c_eb);
+      d.d_runs.emplace_back(GatherTable(ld, where_d, *native_d, rb * 8, cb * sg), d.d_eb);
     }
     if (rb == 0) {
       for (uint32_t kb = 0; kb < d.k_blocks; ++kb) {
         for (uint32_t cb = 0; cb < d.column_blocks; ++cb) {
-          d.b_tables.push_back(GatherTable(lb, where_b, *native_b, kb * native_k, cb * sg));
+          d.b_runs.emplace_back(GatherTable(lb, where_b, *native_b, kb * native_k, cb * sg),
+                                d.b_eb);
         }
       }
     }
@@ -313,13 +319,19 @@ bool BindCoopMulAdd(Loader& loader, const ir::Instruction& inst, Instr& out) {
   d.result = loader.Slot(inst.result_id());
   d.single = d.row_blocks == 1 && d.column_blocks == 1 && d.k_blocks == 1;
   if (!d.single) {
-    auto round = [](uint32_t v) { return (v + 63) / 64 * 64; };
+    auto round = [](uint64_t v) { return (v + 63) / 64 * 64; };
+    const uint64_t c_bytes = uint64_t{lc.length()} * d.c_eb * sg;
+    const uint64_t d_bytes = uint64_t{d.d_lane_bytes} * sg;
+    d.direct_result = d.result + d_bytes <= d.c || d.c + c_bytes <= d.result ||
+                      (d.result == d.c && d_bytes == c_bytes && d.c_eb == d.d_eb);
+    d.a_block = static_cast<uint32_t>(round(uint64_t{max_a_bytes} * sg));
+    d.b_block = static_cast<uint32_t>(round(uint64_t{b_bytes} * sg));
     d.a_native = 0;
-    d.b_native = round(max_a_bytes * sg);
-    d.acc = d.b_native + round(b_bytes * sg);
-    d.staging = d.acc + round(max_acc_bytes * sg);
-    const uint32_t total = d.staging + round(d.d_lane_bytes * sg);
-    d.scratch = loader.ScratchSlot((total + sg - 1) / sg);
+    d.b_native = static_cast<uint32_t>(d.a_block * d.a_runs.size());
+    d.acc = static_cast<uint32_t>(d.b_native + d.b_block * d.b_runs.size());
+    d.staging = static_cast<uint32_t>(d.acc + round(uint64_t{max_acc_bytes} * sg));
+    const uint64_t total = d.staging + (d.direct_result ? 0 : round(d_bytes));
+    d.scratch = loader.ScratchSlot(static_cast<uint32_t>((total + sg - 1) / sg));
   }
   out.fn = ExecCoopMulAdd;
   out.data = loader.program().Own(std::move(d));

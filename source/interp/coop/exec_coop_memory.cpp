@@ -20,6 +20,7 @@
 #include <limits>
 
 #include "common/rule_ids.hpp"
+#include "interp/coop/coop_slice_move.hpp"
 #include "interp/coop/coop_support.hpp"
 #include "interp/load/load_checks.hpp"
 #include "interp/load/loader.hpp"
@@ -28,7 +29,6 @@
 namespace xmx::interp {
 namespace {
 
-enum class CoopMemoryLayout : uint8_t { kRowMajor = 0, kColumnMajor = 1, kPacked = 2 };
 enum class CoopAccess : uint8_t { kLoad, kStore, kPrefetch };
 
 constexpr uint32_t kNone = UINT32_MAX;
@@ -39,6 +39,14 @@ struct CoopMemoryData {
   // The same element's offset in memory as p * Stride + q, pairs (p, q) (RowMajor: row, column;
   // ColumnMajor: column, row; PackedINTEL: row / VF, column * VF + row % VF).
   std::vector<uint32_t> parts;
+  // The whole-slice form of the move, when the layouts have one (checked forms: when the matrix
+  // lies wholly inside Height x Width).
+  std::optional<CoopSliceMove> slice_move;
+  // The rows whose offsets can be the least or the greatest of all rows' for some Stride: the
+  // row part of an offset is linear in the row (r * Stride, r), or linear in the VNNI group plus
+  // the row within it (PackedINTEL): the first and last rows of the first and last whole groups
+  // and of the last (partial) group.
+  std::vector<uint32_t> extreme_rows;
   CoopAccess access = CoopAccess::kLoad;
   CoopMemoryLayout memory_layout = CoopMemoryLayout::kRowMajor;
   bool checked = false;
@@ -58,7 +66,8 @@ const char* const kUniformNames[] = {"Pointer",  "Stride", "X offset",
 using Wide = __int128;
 
 // The element offset (in components) of matrix element (row, column) in memory.
-inline Wide ElementOffset(CoopMemoryLayout layout, Wide row, Wide column, Wide stride, Wide vnni) {
+template <typename T>
+inline T ElementOffset(CoopMemoryLayout layout, T row, T column, T stride, T vnni) {
   switch (layout) {
     case CoopMemoryLayout::kRowMajor:
       return row * stride + column;
@@ -68,6 +77,26 @@ inline Wide ElementOffset(CoopMemoryLayout layout, Wide row, Wide column, Wide s
       return (row / vnni) * stride + column * vnni + row % vnni;
   }
   return 0;
+}
+
+// Below this |Stride| every offset of a matrix (rows and columns at most 2^16, VNNI factor at
+// most 4) fits 64 bits with room to spare; the usual case skips 128-bit arithmetic.
+constexpr int64_t kModerateStride = int64_t{1} << 40;
+
+// The least and greatest element offsets of the matrix, computed in T. Offsets are row part +
+// column part in every layout, so the extremes add up.
+template <typename T>
+void RowAndColumnExtremes(const CoopMemoryData& d, int64_t stride, int64_t vnni, Wide* low,
+                          Wide* high) {
+  T row_low = ElementOffset<T>(d.memory_layout, 0, 0, stride, vnni), row_high = row_low;
+  for (const uint32_t r : d.extreme_rows) {
+    const T o = ElementOffset<T>(d.memory_layout, r, 0, stride, vnni);
+    row_low = std::min(row_low, o);
+    row_high = std::max(row_high, o);
+  }
+  const T last_column = ElementOffset<T>(d.memory_layout, 0, d.layout.columns() - 1, stride, vnni);
+  *low = row_low + std::min<T>(0, last_column);
+  *high = row_high + std::max<T>(0, last_column);
 }
 
 // Moves every element between the slot (lane-major: element i of the slot is element
@@ -86,17 +115,78 @@ void MoveElements(uint8_t* slot, uint8_t* base, const uint32_t* parts, size_t co
   }
 }
 
+// A checked load or store whose matrix lies wholly inside Height x Width and in one allocation,
+// plainly accessible (no report possible), moved as a whole slice: every element is then moved
+// exactly as the per-element loop would move it. Returns false, having moved nothing, otherwise.
+// Local memory keeps the per-element path, which records each element in the race shadow.
+bool MoveWholeChecked(Subgroup& sg, const CoopMemoryData& d, uint64_t pointer, int64_t stride,
+                      int64_t x, int64_t y, int64_t height, int64_t width) {
+  const int64_t vnni = 4 / d.layout.element_bytes();
+  if (!d.slice_move || sg.lanes != d.layout.subgroup_size() || x < 0 || y < 0 ||
+      Wide{x} + d.layout.rows() > height || Wide{y} + d.layout.columns() > width ||
+      (d.memory_layout == CoopMemoryLayout::kPacked && x % vnni != 0) ||
+      (d.access == CoopAccess::kStore && !d.slice_move->CanStore(stride))) {
+    return false;
+  }
+  // Element (x + r, y + c) lies at offset(x, y) + offset(r, c) in every layout (PackedINTEL:
+  // with x a whole number of VNNI groups).
+  Wide low, high;
+  if (stride > -kModerateStride && stride < kModerateStride) {
+    RowAndColumnExtremes<int64_t>(d, stride, vnni, &low, &high);
+  } else {
+    RowAndColumnExtremes<Wide>(d, stride, vnni, &low, &high);
+  }
+  const Wide corner = ElementOffset<Wide>(d.memory_layout, x, y, stride, vnni);
+  constexpr Wide kFarthest = Wide{1} << 56;
+  if (corner + low <= -kFarthest || corner + high >= kFarthest) return false;
+  const uint32_t eb = d.layout.element_bytes();
+  const uint64_t first = pointer + static_cast<uint64_t>(static_cast<int64_t>(corner + low) * eb);
+  const uint64_t span = static_cast<uint64_t>(high - low + 1) * eb;
+  const Allocation* a = sg.group->allocations->Find(PointerAllocation(first));
+  const uint64_t offset = PointerOffset(first);
+  if (a == nullptr || a->storage == spv::StorageClass::Workgroup || offset > a->size ||
+      span > a->size - offset || Misaligned(offset, eb) ||
+      (d.access == CoopAccess::kStore && a->read_only)) {
+    return false;
+  }
+  uint8_t* origin = a->data + offset - static_cast<int64_t>(low) * eb;
+  if (d.access == CoopAccess::kLoad) {
+    d.slice_move->Load(origin, stride, sg.regs + d.value);
+  } else {
+    d.slice_move->Store(origin, stride, sg.regs + d.value);
+  }
+  return true;
+}
+
+// Whether every lane of the (whole) subgroup holds the same 64-bit pointer in `slot`.
+bool SamePointer(Subgroup& sg, uint32_t slot) {
+  const uint64_t* p = sg.reg<uint64_t>(slot);
+  uint64_t differ = 0;
+  for (uint32_t lane = 1; lane < sg.lanes; ++lane) differ |= p[lane] ^ p[0];
+  return differ == 0;
+}
+
 const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
   const CoopMemoryData& d = *static_cast<const CoopMemoryData*>(in->data);
   if (RequireWholeSubgroup(sg, in, "a cooperative-matrix load, store or prefetch")) {
     return StopSubgroup(sg);
   }
-  const uint32_t slots[] = {d.pointer, d.stride, d.x, d.y, d.height, d.width};
-  const uint32_t sizes[] = {8, d.stride_bytes, d.x_bytes, d.y_bytes, d.height_bytes, d.width_bytes};
-  for (int i = 0; i < 6; ++i) {
-    if ((d.check_uniform >> i & 1) != 0 &&
-        RequireUniform(sg, in, slots[i], sizes[i], kUniformNames[i])) {
-      return StopSubgroup(sg);
+  uint32_t check_uniform = d.check_uniform;
+  // The usual case, one Pointer the loader could not prove uniform, tested here first: the
+  // general check below then has nothing to report.
+  if ((check_uniform & 1) != 0 && sg.mask == sg.live_mask && sg.lanes <= 64 &&
+      sg.mask == (~uint64_t{0} >> (64 - sg.lanes)) && SamePointer(sg, d.pointer)) {
+    check_uniform &= ~1u;
+  }
+  if (check_uniform != 0) {
+    const uint32_t slots[] = {d.pointer, d.stride, d.x, d.y, d.height, d.width};
+    const uint32_t sizes[] = {8,         d.stride_bytes, d.x_bytes,
+                              d.y_bytes, d.height_bytes, d.width_bytes};
+    for (int i = 0; i < 6; ++i) {
+      if ((check_uniform >> i & 1) != 0 &&
+          RequireUniform(sg, in, slots[i], sizes[i], kUniformNames[i])) {
+        return StopSubgroup(sg);
+      }
     }
   }
   if (d.access == CoopAccess::kPrefetch) return in + 1;
@@ -114,6 +204,7 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
     const int64_t height = LaneSInt(sg, d.height, d.height_bytes, 0);
     const int64_t width = LaneSInt(sg, d.width, d.width_bytes, 0);
     const AccessKind kind = d.access == CoopAccess::kStore ? AccessKind::kWrite : AccessKind::kRead;
+    if (MoveWholeChecked(sg, d, pointer, stride, x, y, height, width)) return in + 1;
     for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
       for (uint32_t e = 0; e < length; ++e) {
         const CoopCoord c = d.coords[lane * length + e];
@@ -125,8 +216,8 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
         }
         // Wraps like pointer arithmetic; the access check then finds no allocation.
         const uint64_t address =
-            pointer +
-            static_cast<uint64_t>(ElementOffset(d.memory_layout, row, column, stride, vnni) * eb);
+            pointer + static_cast<uint64_t>(
+                          ElementOffset<Wide>(d.memory_layout, row, column, stride, vnni) * eb);
         uint8_t* mem = AccessMemory(sg, in, lane, address, eb, eb, kind, &stop);
         if (mem == nullptr) {
           if (stop) return StopSubgroup(sg);
@@ -144,16 +235,12 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
   }
   // Unchecked: the elements span [first, last] of one allocation exactly when both ends lie in
   // it, so one access check covers the whole matrix.
-  // Offsets are row part + column part in every layout, so the extremes add up.
-  Wide row_low = ElementOffset(d.memory_layout, 0, 0, stride, vnni), row_high = row_low;
-  for (uint32_t r = 1; r < d.layout.rows(); ++r) {
-    const Wide o = ElementOffset(d.memory_layout, r, 0, stride, vnni);
-    row_low = std::min(row_low, o);
-    row_high = std::max(row_high, o);
+  Wide low, high;
+  if (stride > -kModerateStride && stride < kModerateStride) {
+    RowAndColumnExtremes<int64_t>(d, stride, vnni, &low, &high);
+  } else {
+    RowAndColumnExtremes<Wide>(d, stride, vnni, &low, &high);
   }
-  const Wide last_column = ElementOffset(d.memory_layout, 0, d.layout.columns() - 1, stride, vnni);
-  const Wide low = row_low + std::min<Wide>(0, last_column);
-  const Wide high = row_high + std::max<Wide>(0, last_column);
   // A span beyond 2^56 elements fits no allocation.
   constexpr Wide kFarthest = Wide{1} << 56;
   const bool representable = low > -kFarthest && high < kFarthest;
@@ -188,6 +275,17 @@ const Instr* ExecCoopMemory(Subgroup& sg, const Instr* in) {
   const int64_t low64 = static_cast<int64_t>(low);
   const size_t count = size_t{length} * sg.lanes;
   const bool load = d.access == CoopAccess::kLoad;
+  if (d.slice_move && sg.lanes == d.layout.subgroup_size() &&
+      (load || d.slice_move->CanStore(stride))) {
+    // Element (0, 0) is at offset 0 >= low.
+    uint8_t* origin = base - low64 * eb;
+    if (load) {
+      d.slice_move->Load(origin, stride, value);
+    } else {
+      d.slice_move->Store(origin, stride, value);
+    }
+    return in + 1;
+  }
   switch (eb) {
     case 1:
       load ? MoveElements<1, true>(value, base, d.parts.data(), count, stride, low64)
@@ -383,6 +481,16 @@ bool BindCoopMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
       return false;
   }
   if (d.access != CoopAccess::kPrefetch) {
+    d.slice_move = CoopSliceMove::Make(d.layout, d.memory_layout);
+    const uint32_t rows = d.layout.rows(), group = 4 / d.layout.element_bytes();
+    const uint32_t whole_groups_end = rows / group * group;  // past the last whole group
+    for (const uint32_t r : {std::min(group, rows) - 1, std::max(whole_groups_end, 1u) - 1,
+                             (rows - 1) / group * group, rows - 1}) {
+      if (r != 0 &&
+          std::find(d.extreme_rows.begin(), d.extreme_rows.end(), r) == d.extreme_rows.end()) {
+        d.extreme_rows.push_back(r);
+      }
+    }
     d.coords = AllCoords(d.layout);
     const uint32_t vnni = 4 / d.layout.element_bytes();
     for (const CoopCoord& c : d.coords) {
