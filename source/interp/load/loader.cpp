@@ -9,6 +9,7 @@
 #include "common/align.hpp"
 #include "grammar/grammar.hpp"
 #include "interp/load/invariant_code.hpp"
+#include "interp/load/loop_unrolling.hpp"
 #include "interp/load/opcode_table.hpp"
 #include "interp/load/phi_coalescing.hpp"
 #include "interp/load/post_dominators.hpp"
@@ -564,11 +565,22 @@ Result<Program> LoadProgram(const ir::Module& module, const LoadOptions& options
   const ir::Module* code = upgraded ? &upgraded->module : &module;
   // Private variables that only whole loads and stores touch become registers
   // (variable_promotion.hpp). A kernel that cannot be found is left to the loader to report.
-  std::optional<ir::Module> promoted;
+  std::optional<ir::Module> transformed;
   if (options.promote_variables && MayPromoteVariables(*code)) {
     if (Result<KernelSummary> kernel = FindKernel(*code, options.kernel)) {
-      promoted = PromotePrivateVariables(*code, kernel->function_id);
-      if (promoted) code = &*promoted;
+      transformed = PromotePrivateVariables(*code, kernel->function_id);
+      if (transformed) code = &*transformed;
+    }
+  }
+  // Then loops with a constant trip count become straight-line code (loop_unrolling.hpp).
+  if (options.unroll_loops && MayUnrollLoops(*code)) {
+    ir::Module unrolled = transformed ? std::move(*transformed) : *code;
+    if (UnrollConstantTripLoops(unrolled)) {
+      transformed = std::move(unrolled);
+      code = &*transformed;
+    } else if (transformed) {
+      transformed = std::move(unrolled);  // moved out above; nothing changed
+      code = &*transformed;
     }
   }
   ir::TypeTable types(*code);

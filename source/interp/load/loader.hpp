@@ -37,6 +37,9 @@ struct LoadOptions {
   // Private variables used only by whole loads and stores become registers
   // (variable_promotion.hpp); the tests turn it off to hold the result to the unpromoted one.
   bool promote_variables = true;
+  // Loops with a constant trip count are unrolled and straight-line blocks merged
+  // (loop_unrolling.hpp); the tests turn it off likewise.
+  bool unroll_loops = true;
 };
 
 // Compiles the kernel. A failure carries one error diagnostic saying why, with the index of
