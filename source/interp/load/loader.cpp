@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <unordered_set>
 #include <utility>
 
@@ -9,6 +10,7 @@
 #include "common/align.hpp"
 #include "grammar/grammar.hpp"
 #include "interp/load/invariant_code.hpp"
+#include "interp/load/loop_unrolling.hpp"
 #include "interp/load/opcode_table.hpp"
 #include "interp/load/phi_coalescing.hpp"
 #include "interp/load/post_dominators.hpp"
@@ -181,6 +183,31 @@ bool Loader::LoadFunction(const ir::Function& function) {
   // nothing for a copy onto its own slot. Only equal register sizes share (a Physical32 pointer
   // conversion widens or narrows).
   const InvariantCode invariant = FindInvariantCode(function, coalesced);
+  // Hoisted access chains that repeat an earlier one (same base, type and indices: an unrolled
+  // -O0 loop computes &acc[i][j] for its load and again for its store) share its slot and are
+  // bound without being dispatched; the value is the same for the whole activation.
+  std::unordered_set<const ir::Instruction*> repeated;
+  {
+    std::map<std::vector<uint32_t>, uint32_t> first;  // opcode, type, operands -> result
+    std::unordered_map<uint32_t, uint32_t> same;      // repeated result -> first result
+    for (const ir::Instruction* h : invariant.hoisted) {
+      const spv::Op op = h->opcode();
+      if (op != spv::Op::OpAccessChain && op != spv::Op::OpInBoundsAccessChain &&
+          op != spv::Op::OpPtrAccessChain && op != spv::Op::OpInBoundsPtrAccessChain) {
+        continue;
+      }
+      std::vector<uint32_t> key{static_cast<uint32_t>(op), h->result_type_id()};
+      for (size_t i = 0; i < h->num_operands(); ++i) {
+        auto it = same.find(h->word(i));
+        key.push_back(it != same.end() ? it->second : h->word(i));
+      }
+      auto [it, added] = first.emplace(std::move(key), h->result_id());
+      if (added || slots_.count(h->result_id()) != 0) continue;
+      slots_[h->result_id()] = Slot(it->second);
+      same[h->result_id()] = it->second;
+      repeated.insert(h);
+    }
+  }
   for (const auto& [result, operand] : invariant.copies) {
     const uint32_t bytes = TypeOfValue(result).lane_bytes;
     if (slots_.count(result) == 0 && bytes != 0 && bytes == TypeOfValue(operand).lane_bytes) {
@@ -189,6 +216,16 @@ bool Loader::LoadFunction(const ir::Function& function) {
   }
   const std::unordered_set<const ir::Instruction*> hoisted(invariant.hoisted.begin(),
                                                            invariant.hoisted.end());
+  // Ids that executed instructions read. A private variable none reads, without an initializer
+  // (every one promoted to registers, say), is still allocated when bound, but its OpVariable
+  // would only write its pointer to a slot nothing reads: it is not dispatched.
+  std::unordered_set<uint32_t> read;
+  for (const ir::BasicBlock& block : function.blocks) {
+    for (const ir::Instruction& inst : block.instructions) {
+      if (IsIgnored(inst.opcode())) continue;
+      ir::ForEachIdOperand(inst, [&](uint32_t id, size_t) { read.insert(id); });
+    }
+  }
   // Successors per block for the post-dominators; blocks in module order.
   std::unordered_map<uint32_t, uint32_t> block_index;
   for (const ir::BasicBlock& b : function.blocks) {
@@ -230,7 +267,7 @@ bool Loader::LoadFunction(const ir::Function& function) {
       const spv::Op op = inst.opcode();
       if (&block == &function.blocks.front() && &inst == &block.instructions.back()) {
         for (const ir::Instruction* h : invariant.hoisted) {  // before the entry's terminator
-          if (!EmitInstruction(*h)) return false;
+          if (!EmitInstruction(*h, repeated.count(h) == 0)) return false;
         }
       }
       if (op == spv::Op::OpPhi || IsIgnored(op) || hoisted.count(&inst)) continue;
@@ -247,7 +284,9 @@ bool Loader::LoadFunction(const ir::Function& function) {
         default:
           break;
       }
-      if (!EmitInstruction(inst)) return false;
+      const bool unread_variable = op == spv::Op::OpVariable && inst.num_operands() == 1 &&
+                                   read.count(inst.result_id()) == 0;
+      if (!EmitInstruction(inst, !unread_variable)) return false;
     }
   }
   const std::vector<uint32_t> ipdom = ImmediatePostDominators(successors);
@@ -259,7 +298,7 @@ bool Loader::LoadFunction(const ir::Function& function) {
   return true;
 }
 
-bool Loader::EmitInstruction(const ir::Instruction& inst) {
+bool Loader::EmitInstruction(const ir::Instruction& inst, bool dispatch) {
   if (!CheckInstruction(*this, inst)) return false;
   Instr out;
   out.source_index = static_cast<uint32_t>(
@@ -280,7 +319,7 @@ bool Loader::EmitInstruction(const ir::Instruction& inst) {
                    (g != nullptr ? g->name : "opcode " + std::to_string(op)));
     return false;
   }
-  if (out.fn != nullptr) program_.code.push_back(out);
+  if (out.fn != nullptr && dispatch) program_.code.push_back(out);
   return true;
 }
 
@@ -564,11 +603,22 @@ Result<Program> LoadProgram(const ir::Module& module, const LoadOptions& options
   const ir::Module* code = upgraded ? &upgraded->module : &module;
   // Private variables that only whole loads and stores touch become registers
   // (variable_promotion.hpp). A kernel that cannot be found is left to the loader to report.
-  std::optional<ir::Module> promoted;
+  std::optional<ir::Module> transformed;
   if (options.promote_variables && MayPromoteVariables(*code)) {
     if (Result<KernelSummary> kernel = FindKernel(*code, options.kernel)) {
-      promoted = PromotePrivateVariables(*code, kernel->function_id);
-      if (promoted) code = &*promoted;
+      transformed = PromotePrivateVariables(*code, kernel->function_id);
+      if (transformed) code = &*transformed;
+    }
+  }
+  // Then loops with a constant trip count become straight-line code (loop_unrolling.hpp).
+  if (options.unroll_loops && MayUnrollLoops(*code)) {
+    ir::Module unrolled = transformed ? std::move(*transformed) : *code;
+    if (UnrollConstantTripLoops(unrolled)) {
+      transformed = std::move(unrolled);
+      code = &*transformed;
+    } else if (transformed) {
+      transformed = std::move(unrolled);  // moved out above; nothing changed
+      code = &*transformed;
     }
   }
   ir::TypeTable types(*code);

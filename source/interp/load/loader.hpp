@@ -37,6 +37,9 @@ struct LoadOptions {
   // Private variables used only by whole loads and stores become registers
   // (variable_promotion.hpp); the tests turn it off to hold the result to the unpromoted one.
   bool promote_variables = true;
+  // Loops with a constant trip count are unrolled and straight-line blocks merged
+  // (loop_unrolling.hpp); the tests turn it off likewise.
+  bool unroll_loops = true;
 };
 
 // Compiles the kernel. A failure carries one error diagnostic saying why, with the index of
@@ -167,8 +170,9 @@ class Loader {
   bool ConstantBytes(uint32_t id, uint8_t* out, const TypeInfo& type, bool memory_layout);
   bool LoadGlobals();
   bool LoadFunction(const ir::Function& function);
-  // Binds one instruction and appends it to the program (nothing for a copy onto its own slot).
-  bool EmitInstruction(const ir::Instruction& inst);
+  // Binds one instruction and appends it to the program (nothing for a copy onto its own slot,
+  // nor when `dispatch` is false: the binding's effects at load time are all it needs).
+  bool EmitInstruction(const ir::Instruction& inst, bool dispatch = true);
   bool LoadKernelInterface(const ir::Function& kernel);
   bool ComputeReconvergence(const ir::Function& function);
   bool FinishFixups();

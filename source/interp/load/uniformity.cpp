@@ -1,6 +1,8 @@
 #include "interp/load/uniformity.hpp"
 
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "grammar/grammar.hpp"
 
@@ -121,6 +123,41 @@ bool IsPure(spv::Op op) {
 
 }  // namespace
 
+namespace {
+
+// Functions on a call cycle: a recursive activation's parameters come from its own calls.
+std::unordered_set<uint32_t> RecursiveFunctions(const ir::Module& module) {
+  std::unordered_map<uint32_t, std::vector<uint32_t>> callees;
+  for (const ir::Function& f : module.functions()) {
+    for (const ir::BasicBlock& block : f.blocks) {
+      for (const ir::Instruction& inst : block.instructions) {
+        if (inst.opcode() == spv::Op::OpFunctionCall && inst.num_operands() > 0) {
+          callees[f.id()].push_back(inst.word(0));
+        }
+      }
+    }
+  }
+  std::unordered_set<uint32_t> recursive;
+  for (const auto& [function, direct] : callees) {
+    std::unordered_set<uint32_t> seen;
+    std::vector<uint32_t> work = direct;
+    while (!work.empty()) {
+      const uint32_t f = work.back();
+      work.pop_back();
+      if (f == function) {
+        recursive.insert(function);
+        break;
+      }
+      if (!seen.insert(f).second) continue;
+      auto it = callees.find(f);
+      if (it != callees.end()) work.insert(work.end(), it->second.begin(), it->second.end());
+    }
+  }
+  return recursive;
+}
+
+}  // namespace
+
 UniformValues::UniformValues(const ir::Module& module, const ir::ModuleInfo& info,
                              uint32_t kernel_id) {
   std::unordered_map<uint32_t, spv::StorageClass> pointer_storage;  // OpTypePointer id -> class
@@ -154,30 +191,112 @@ UniformValues::UniformValues(const ir::Module& module, const ir::ModuleInfo& inf
       ids_.insert(param.result_id());
     }
   }
+  AnalyseFunction(*kernel, shared_builtins);
+  // The functions the kernel reaches, in the order it reaches them; a function's parameters are
+  // uniform when every call of it, each in a function analysed before, passes a uniform value.
+  std::unordered_map<uint32_t, std::vector<const ir::Instruction*>> calls;  // callee -> calls
+  std::unordered_map<const ir::Instruction*, uint32_t> caller_of;
+  for (const ir::Function& f : module.functions()) {
+    for (const ir::BasicBlock& block : f.blocks) {
+      for (const ir::Instruction& inst : block.instructions) {
+        if (inst.opcode() != spv::Op::OpFunctionCall || inst.num_operands() == 0) continue;
+        calls[inst.word(0)].push_back(&inst);
+        caller_of[&inst] = f.id();
+      }
+    }
+  }
+  const std::unordered_set<uint32_t> recursive = RecursiveFunctions(module);
+  std::unordered_set<uint32_t> analysed{kernel_id};
+  std::vector<uint32_t> order{kernel_id};
+  for (size_t next = 0; next < order.size(); ++next) {
+    for (uint32_t callee : info.GetCallees(order[next])) {
+      const ir::Function* f = info.GetFunction(callee);
+      if (f == nullptr || f->IsDeclaration() || analysed.count(callee)) continue;
+      analysed.insert(callee);
+      order.push_back(callee);
+      std::vector<uint8_t> uniform(f->parameters.size(), !recursive.count(callee));
+      for (const ir::Instruction* call : calls[callee]) {
+        const bool known_caller = analysed.count(caller_of[call]) && caller_of[call] != callee;
+        for (size_t i = 0; i < uniform.size(); ++i) {
+          uniform[i] &=
+              known_caller && i + 1 < call->num_operands() && ids_.count(call->word(i + 1)) != 0;
+        }
+      }
+      size_t i = 0;
+      for (const ir::Instruction& param : f->parameters) {
+        if (uniform[i++]) ids_.insert(param.result_id());
+      }
+      AnalyseFunction(*f, shared_builtins);
+    }
+  }
+}
+
+void UniformValues::AnalyseFunction(const ir::Function& function,
+                                    const std::unordered_set<uint32_t>& shared_builtins) {
   // Blocks need not come in dominance order, so propagate until nothing changes; each round
   // only adds, and an instruction needs all its operands, so this ends.
+  auto proven = [&](const ir::Instruction& inst, const std::unordered_set<uint32_t>& set) {
+    if (inst.opcode() == spv::Op::OpLoad) return shared_builtins.count(inst.word(0)) != 0;
+    if (!IsPure(inst.opcode())) return false;
+    for (size_t i = 0; i < inst.num_operands(); ++i) {
+      const ir::OperandView operand = inst.operand(i);
+      if (grammar::IsIdKind(operand.kind) && set.count(operand.word()) == 0) return false;
+    }
+    return true;
+  };
   for (bool changed = true; changed;) {
     changed = false;
-    for (const ir::BasicBlock& block : kernel->blocks) {
+    for (const ir::BasicBlock& block : function.blocks) {
       for (const ir::Instruction& inst : block.instructions) {
         if (!inst.has_result_id() || ids_.count(inst.result_id()) != 0) continue;
-        bool uniform = false;
-        if (inst.opcode() == spv::Op::OpLoad) {
-          uniform = shared_builtins.count(inst.word(0)) != 0;
-        } else if (IsPure(inst.opcode())) {
-          uniform = true;
-          for (size_t i = 0; i < inst.num_operands() && uniform; ++i) {
-            const ir::OperandView operand = inst.operand(i);
-            if (grammar::IsIdKind(operand.kind)) uniform = ids_.count(operand.word()) != 0;
-          }
-        }
-        if (uniform) {
+        if (proven(inst, ids_)) {
           ids_.insert(inst.result_id());
           changed = true;
         }
       }
     }
   }
+  // Phis too, if no branch of the function can diverge: start from every candidate (phis and
+  // what the rule above takes) and drop those with an operand outside the set until none goes.
+  std::unordered_set<uint32_t> assumed(ids_);
+  std::vector<const ir::Instruction*> candidates;
+  for (const ir::BasicBlock& block : function.blocks) {
+    for (const ir::Instruction& inst : block.instructions) {
+      if (!inst.has_result_id() || ids_.count(inst.result_id()) != 0) continue;
+      if (inst.opcode() == spv::Op::OpPhi || IsPure(inst.opcode())) {
+        candidates.push_back(&inst);
+        assumed.insert(inst.result_id());
+      }
+    }
+  }
+  if (candidates.empty()) return;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ir::Instruction* inst : candidates) {
+      if (assumed.count(inst->result_id()) == 0) continue;
+      bool keep = true;
+      if (inst->opcode() == spv::Op::OpPhi) {
+        for (size_t i = 0; i + 1 < inst->num_operands() && keep; i += 2) {
+          keep = assumed.count(inst->word(i)) != 0;
+        }
+      } else {
+        keep = proven(*inst, assumed);
+      }
+      if (!keep) {
+        assumed.erase(inst->result_id());
+        changed = true;
+      }
+    }
+  }
+  for (const ir::BasicBlock& block : function.blocks) {
+    const ir::Instruction* end = block.terminator();
+    if (end == nullptr) return;
+    if ((end->opcode() == spv::Op::OpBranchConditional || end->opcode() == spv::Op::OpSwitch) &&
+        (end->num_operands() == 0 || assumed.count(end->word(0)) == 0)) {
+      return;  // a branch that may diverge: phis stay unproven
+    }
+  }
+  ids_ = std::move(assumed);
 }
 
 }  // namespace xmx::interp

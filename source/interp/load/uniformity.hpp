@@ -12,12 +12,18 @@
 //  - a direct OpLoad of a builtin variable that a whole subgroup shares (WorkgroupId,
 //    NumWorkgroups, GlobalSize, LocalSize, EnqueuedWorkgroupSize, GlobalOffset, WorkDim,
 //    SubgroupSize, SubgroupMaxSize, NumSubgroups, NumEnqueuedSubgroups, SubgroupId);
-//  - the result of a side-effect-free instruction of the kernel function (arithmetic, bit,
-//    conversion, composite, comparison, select, access chain) whose id operands are all proven
-//    uniform.
-// OpPhi is never proven uniform: after divergent control flow the active lanes may have arrived
-// along different edges. Nothing in other functions is proven uniform beyond the module-scope
-// values, since their parameters vary with the call.
+//  - the result of a side-effect-free instruction (arithmetic, bit, conversion, composite,
+//    comparison, select, access chain) whose id operands are all proven uniform;
+//  - a parameter of a function the kernel reaches, when the function is on no call cycle and
+//    every call of it (all in functions already analysed) passes a value proven uniform (-O0
+//    builds put the whole kernel in such a function, called once from a wrapper);
+//  - an OpPhi whose incoming values are all proven uniform, in a function where the condition of
+//    every conditional branch and the selector of every switch is proven uniform (found as the
+//    largest such set, so that a loop counter and the exit test built on it prove each other):
+//    then every active lane of an activation follows the same path, and a phi takes the same
+//    edge in all of them.
+// Otherwise an OpPhi is not proven uniform: after divergent control flow the active lanes may
+// have arrived along different edges.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +42,9 @@ class UniformValues {
   bool Contains(uint32_t id) const { return ids_.count(id) != 0; }
 
  private:
+  // Adds what `function` proves uniform; its parameters that are uniform are in the set already.
+  void AnalyseFunction(const ir::Function& function, const std::unordered_set<uint32_t>& shared);
+
   std::unordered_set<uint32_t> ids_;
 };
 
