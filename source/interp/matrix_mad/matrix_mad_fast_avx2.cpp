@@ -199,12 +199,14 @@ XMX_MMA_FAST void RunInt8Bytes(const Int8Quads& quads, const uint8_t* b, const u
 template <bool kASigned, bool kBSigned>
 XMX_MMA_AVX2 void RunInt8Sg16M8(const Plan& /*plan*/, const uint8_t* a, const uint8_t* b,
                                 const uint8_t* c, uint8_t* result) {
-  Int8Quads quads;
-  QuadsOfA<kASigned>(a, quads);
+  // B first: full-range data (a -128, or an unsigned b above 127) goes to the widening routine
+  // without rearranging A.
   const uint32_t bmax = MaxMagnitudeOfB<kBSigned>(b);
-  // The largest sum a 16-bit lane can reach per quad of k (two products).
-  const uint32_t pair_bound = 2 * quads.max_magnitude * bmax;
   if (bmax <= 127) {
+    Int8Quads quads;
+    QuadsOfA<kASigned>(a, quads);
+    // The largest sum a 16-bit lane can reach per quad of k (two products).
+    const uint32_t pair_bound = 2 * quads.max_magnitude * bmax;
     if (8 * pair_bound <= 32767) return RunInt8Bytes<kASigned, 8>(quads, b, c, result);
     if (2 * pair_bound <= 32767) return RunInt8Bytes<kASigned, 2>(quads, b, c, result);
     if (pair_bound <= 32767) return RunInt8Bytes<kASigned, 1>(quads, b, c, result);
