@@ -78,8 +78,20 @@ uint16_t WideBFloat16(std::mt19937& rng) {
   return static_cast<uint16_t>(((rng() & 1) << 15) | (exponent << 7) | (rng() & 0x7F));
 }
 
+// int8 elements of the GEMM benchmarks (run_bench: -8 .. 8), and of quantized data using the
+// symmetric range -127 .. 127. The hand-vectorized int8 routine sums byte products in 16 bits
+// as far as the elements' magnitudes allow (matrix_mad_fast_avx2.cpp): eight quads of k for the
+// first, one for the second, and random bytes (with -128) take its 16-bit widening routine.
+uint8_t SmallInt8(std::mt19937& rng) {
+  return static_cast<uint8_t>(static_cast<int>(rng() % 17) - 8);
+}
+uint8_t SymmetricInt8(std::mt19937& rng) {
+  return static_cast<uint8_t>(static_cast<int>(rng() % 255) - 127);
+}
+
 void RunKernel(benchmark::State& state, const MatrixMadShape& shape, MmaFloatModel model,
-               MmaIsa isa, uint32_t float_c_bytes, uint16_t (*float_element)(std::mt19937&)) {
+               MmaIsa isa, uint32_t float_c_bytes, uint16_t (*float_element)(std::mt19937&),
+               uint8_t (*int8_element)(std::mt19937&) = nullptr) {
   std::string why;
   const auto kernel = MatrixMadKernel::Prepare(shape, model, &why, isa);
   if (!kernel) {
@@ -87,6 +99,11 @@ void RunKernel(benchmark::State& state, const MatrixMadShape& shape, MmaFloatMod
     return;
   }
   Slots s = RandomSlots(shape, float_c_bytes, 7, float_element);
+  if (int8_element != nullptr) {
+    std::mt19937 rng(11);
+    for (uint8_t& x : s.a) x = int8_element(rng);
+    for (uint8_t& x : s.b) x = int8_element(rng);
+  }
   for (auto _ : state) {
     kernel->Run(s.a.data(), s.b.data(), s.c.data(), s.result.data());
     benchmark::DoNotOptimize(s.result.data());
@@ -102,13 +119,20 @@ void RunKernel(benchmark::State& state, const MatrixMadShape& shape, MmaFloatMod
   state.SetLabel(label);
 }
 
-// SG16 M8 K32 int8 x int8 (s8 x s8), int32 accumulator: 4096 multiply-adds.
+// SG16 M8 K32 int8 x int8 (s8 x s8), int32 accumulator: 4096 multiply-adds. Random register
+// bytes unless the benchmark names its data.
 const MatrixMadShape kInt8Shape{16, 32, 0x33, Int(4, 8), Int(2, 8), Int(4, 8), Int(4, 8)};
 // SG16 M8 K16 bf16 x bf16, fp32 accumulator: 2048 multiply-adds.
 const MatrixMadShape kBf16Shape{16, 16, 0x3000, Float(4, 8), Int(2, 8), Int(4, 8), Float(4, 8)};
 
 void BM_Int8_M8N16K32(benchmark::State& state) {
   RunKernel(state, kInt8Shape, MmaFloatModel::kExact, MmaIsa::kBest, 0, nullptr);
+}
+void BM_Int8_M8N16K32_GemmData(benchmark::State& state) {
+  RunKernel(state, kInt8Shape, MmaFloatModel::kExact, MmaIsa::kBest, 0, nullptr, SmallInt8);
+}
+void BM_Int8_M8N16K32_Symmetric127(benchmark::State& state) {
+  RunKernel(state, kInt8Shape, MmaFloatModel::kExact, MmaIsa::kBest, 0, nullptr, SymmetricInt8);
 }
 void BM_Int8_M8N16K32_Portable(benchmark::State& state) {
   RunKernel(state, kInt8Shape, MmaFloatModel::kExact, MmaIsa::kPortable, 0, nullptr);
@@ -182,6 +206,8 @@ void BM_NativeLoop_Bf16_M8N16K16(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Int8_M8N16K32);
+BENCHMARK(BM_Int8_M8N16K32_GemmData);
+BENCHMARK(BM_Int8_M8N16K32_Symmetric127);
 BENCHMARK(BM_Int8_M8N16K32_Portable);
 BENCHMARK(BM_NativeLoop_Int8_M8N16K32);
 BENCHMARK(BM_Bf16_M8N16K16);

@@ -3,8 +3,9 @@
 // the generic templates of matrix_mad_run.hpp (the unit tests compare them on random and edge
 // inputs), with less work around the arithmetic:
 //   * A and B are converted straight from the register slots with whole-vector instructions
-//     (sign or zero extension for int8, a 16-bit shift for bf16, F16C for fp16), and the exact
-//     model's exponent ranges come from 16-bit min/max over the raw patterns;
+//     (byte multiplies or 16-bit extension for int8, below; a 16-bit shift for bf16, F16C for
+//     fp16), and the exact model's exponent ranges come from 16-bit min/max over the raw
+//     patterns;
 //   * C is loaded into the accumulators and the Result written from them without copies;
 //   * B's elements are broadcast from memory (a broadcast load), A's rows come as vectors, and
 //     the K loop is unrolled so that every offset is an immediate;
@@ -26,6 +27,21 @@ constexpr uint32_t kFastColumns = 16, kFastRows = 8;
 #define XMX_MMA_FAST inline __attribute__((always_inline)) XMX_MMA_AVX2
 
 // --- int8: SG16 M8 K32, A in 16-bit components (two columns each), B four rows per word -------
+//
+// Two routines. The general one widens every element to 16 bits and sums pairs of products with
+// vpmaddwd: exact for every input, 256 multiply-adds of 16 products each. The bounded one, taken
+// when the elements' magnitudes allow it (most GEMMs: quantized data, small integers), multiplies
+// bytes with vpmaddubsw (unsigned x signed bytes, pairs summed to saturating 16 bits), 32
+// products per instruction, and sums up to eight of those in 16-bit lanes before widening:
+//   * the unsigned side is A's magnitude |a| (A itself when unsigned), the signed side B with
+//     A's sign moved onto it (vpsignb: b, -b or 0 as a is positive, negative or zero), so every
+//     byte product is a x b exactly, as long as the moved sign cannot overflow: |b| <= 127;
+//   * with amax and bmax the largest magnitudes of this call's A and B, a 16-bit lane that sums
+//     2Q products (Q instructions of pairs) stays within int16, without saturating or wrapping,
+//     when 2 Q amax bmax <= 32767; Q is the largest of 8, 2, 1 that the bound allows;
+//   * the 16-bit lanes are then summed in pairs into 32 bits (vpmaddwd by ones, exact) and added
+//     to C with 32-bit wrap-around, like the reference; integer sums do not depend on the order.
+// Anything else (some |b| = 128, unsigned b > 127, or no Q fits) takes the general routine.
 
 // The 16 bytes of A or B at `p` as 16 int16, sign- or zero-extended.
 template <bool kSigned>
@@ -34,7 +50,7 @@ XMX_MMA_FAST __m256i Widen8(const uint8_t* p) {
   return kSigned ? _mm256_cvtepi8_epi16(bytes) : _mm256_cvtepu8_epi16(bytes);
 }
 
-// The 32-bit word at p (a pair of int16) in every lane: a broadcast load, no shuffle.
+// The 32-bit word at p (a pair of int16, or four bytes) in every lane: a broadcast load.
 XMX_MMA_FAST __m256i Broadcast32(const void* p) {
   return _mm256_castps_si256(_mm256_broadcast_ss(static_cast<const float*>(p)));
 }
@@ -58,9 +74,11 @@ XMX_MMA_FAST void Int8Block(__m256i* __restrict acc, const __m256i* __restrict a
   for (uint32_t j = 0; j < kCols; ++j) acc[j] = s[j];
 }
 
+// The general routine: exact for every element. A function of its own, so that its code is
+// the same whether or not the byte routines sit next to it.
 template <bool kASigned, bool kBSigned>
-XMX_MMA_AVX2 void RunInt8Sg16M8(const Plan& /*plan*/, const uint8_t* a, const uint8_t* b,
-                                const uint8_t* c, uint8_t* result) {
+__attribute__((noinline)) XMX_MMA_AVX2 void RunInt8Widened(const uint8_t* a, const uint8_t* b, const uint8_t* c,
+                                 uint8_t* result) {
   // A lane q holds k = 2q, 2q+1 of rows 0-7 ([q][row][k%2] bytes): one vector per pair of k.
   alignas(32) __m256i a_pairs[16];
   for (uint32_t q = 0; q < 16; ++q) a_pairs[q] = Widen8<kASigned>(a + 16 * q);
@@ -84,6 +102,117 @@ XMX_MMA_AVX2 void RunInt8Sg16M8(const Plan& /*plan*/, const uint8_t* a, const ui
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(result + 32 * (n + j)), acc[j]);
     }
   }
+}
+
+// The largest of the 32 unsigned bytes of v.
+XMX_MMA_FAST uint32_t MaxByte(__m256i v) {
+  __m128i m = _mm_max_epu8(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  m = _mm_max_epu8(m, _mm_srli_si128(m, 8));
+  m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
+  m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
+  m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
+  return static_cast<uint32_t>(_mm_cvtsi128_si32(m)) & 0xFFu;
+}
+
+// A's bytes by quads of k: quads[t] holds, for rows 0-7, the four bytes of k = 4t .. 4t+3
+// ([row][k%4]), the order vpmaddubsw then vpmaddwd sum them in. Lanes 2t and 2t+1 hold k = 4t,
+// 4t+1 and 4t+2, 4t+3 of every row as 16-bit components: their components are interleaved.
+struct Int8Quads {
+  __m256i signed_bytes[8];  // the elements (their signs, for vpsignb)
+  __m256i magnitudes[8];    // |a| (A itself when unsigned): vpmaddubsw's unsigned side
+  uint32_t max_magnitude;
+};
+
+template <bool kASigned>
+XMX_MMA_FAST void QuadsOfA(const uint8_t* a, Int8Quads& quads) {
+  __m256i largest = _mm256_setzero_si256();
+  for (uint32_t t = 0; t < 8; ++t) {
+    // [lane 2t | lane 2t+1] -> 64-bit blocks (0 2 | 1 3), then the 16-bit components of the
+    // two lanes interleaved within each 128-bit half.
+    const __m256i v = _mm256_permute4x64_epi64(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 32 * t)), 0xD8);
+    const __m256i q = _mm256_unpacklo_epi16(v, _mm256_shuffle_epi32(v, 0x4E));
+    const __m256i magnitude = kASigned ? _mm256_abs_epi8(q) : q;
+    quads.signed_bytes[t] = q;
+    quads.magnitudes[t] = magnitude;
+    largest = _mm256_max_epu8(largest, magnitude);
+  }
+  quads.max_magnitude = MaxByte(largest);
+}
+
+// The largest magnitude among B's 512 bytes (128 for a signed -128).
+template <bool kBSigned>
+XMX_MMA_FAST uint32_t MaxMagnitudeOfB(const uint8_t* b) {
+  __m256i largest = _mm256_setzero_si256();
+  for (uint32_t n = 0; n < kFastColumns; ++n) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32 * n));
+    largest = _mm256_max_epu8(largest, kBSigned ? _mm256_abs_epi8(v) : v);
+  }
+  return MaxByte(largest);
+}
+
+// Columns n .. n+kCols-1: Result = C + sum of products, in 16-bit partial sums of kQuads quads
+// (4 k each) widened to 32 bits after each group.
+template <bool kASigned, uint32_t kQuads, uint32_t kCols>
+XMX_MMA_FAST void BytesBlock(const Int8Quads& quads, const uint8_t* b, const uint8_t* c,
+                             uint8_t* result, uint32_t n) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256i acc[kCols];
+  for (uint32_t j = 0; j < kCols; ++j) {
+    acc[j] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 32 * (n + j)));
+  }
+#pragma clang loop unroll(full)
+  for (uint32_t t0 = 0; t0 < 8; t0 += kQuads) {
+    __m256i partial[kCols];
+#pragma clang loop unroll(full)
+    for (uint32_t t = t0; t < t0 + kQuads; ++t) {
+      const __m256i x = quads.magnitudes[t];
+#pragma clang loop unroll(full)
+      for (uint32_t j = 0; j < kCols; ++j) {
+        __m256i y = Broadcast32(b + 32 * (n + j) + 4 * t);
+        if constexpr (kASigned) y = _mm256_sign_epi8(y, quads.signed_bytes[t]);
+        const __m256i products = _mm256_maddubs_epi16(x, y);
+        partial[j] = t == t0 ? products : _mm256_add_epi16(partial[j], products);
+      }
+    }
+    for (uint32_t j = 0; j < kCols; ++j) {
+      acc[j] = _mm256_add_epi32(acc[j], _mm256_madd_epi16(partial[j], ones));
+    }
+  }
+  for (uint32_t j = 0; j < kCols; ++j) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(result + 32 * (n + j)), acc[j]);
+  }
+}
+
+// Blocks small enough to keep C's and the partial sums' vectors in the 16 registers: 8 columns
+// when one group covers all of K (the partial sums are the only accumulators until the end),
+// else 4.
+template <bool kASigned, uint32_t kQuads>
+XMX_MMA_FAST void RunInt8Bytes(const Int8Quads& quads, const uint8_t* b, const uint8_t* c,
+                               uint8_t* result) {
+  constexpr uint32_t kCols = kQuads == 8 ? 8 : 4;
+  // Each block reads its C lanes before writing the same Result lanes, so Result may alias C.
+  for (uint32_t n = 0; n < kFastColumns; n += kCols) {
+    BytesBlock<kASigned, kQuads, kCols>(quads, b, c, result, n);
+  }
+}
+
+template <bool kASigned, bool kBSigned>
+XMX_MMA_AVX2 void RunInt8Sg16M8(const Plan& /*plan*/, const uint8_t* a, const uint8_t* b,
+                                const uint8_t* c, uint8_t* result) {
+  // B first: full-range data (a -128, or an unsigned b above 127) goes to the widening routine
+  // without rearranging A.
+  const uint32_t bmax = MaxMagnitudeOfB<kBSigned>(b);
+  if (bmax <= 127) {
+    Int8Quads quads;
+    QuadsOfA<kASigned>(a, quads);
+    // The largest sum a 16-bit lane can reach per quad of k (two products).
+    const uint32_t pair_bound = 2 * quads.max_magnitude * bmax;
+    if (8 * pair_bound <= 32767) return RunInt8Bytes<kASigned, 8>(quads, b, c, result);
+    if (2 * pair_bound <= 32767) return RunInt8Bytes<kASigned, 2>(quads, b, c, result);
+    if (pair_bound <= 32767) return RunInt8Bytes<kASigned, 1>(quads, b, c, result);
+  }
+  RunInt8Widened<kASigned, kBSigned>(a, b, c, result);
 }
 
 // --- bf16 / fp16: SG16 M8 K16, A one element per 16-bit component, B two rows per word ----------
