@@ -1,5 +1,6 @@
 #include "xmx/module.hpp"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -164,8 +165,10 @@ bool ModuleReader::Fail(const Instruction& inst, std::string problem) {
 bool ModuleReader::OnInstruction(const binary::ParsedInstruction& parsed) {
   Instruction inst(static_cast<spv::Op>(parsed.opcode), parsed.result_type_id, parsed.result_id);
   inst.set_source(parsed.index, parsed.word_offset);
-  // Every operand but the result type and id, and at most all words but the opcode's.
-  inst.ReserveOperands(parsed.operands.size(), parsed.words.size() - 1);
+  // Every operand but the result type and id, and all words but those three.
+  const size_t result_words = (inst.has_result_type() ? 1 : 0) + (inst.has_result_id() ? 1 : 0);
+  inst.ReserveOperands(parsed.operands.size() - std::min(result_words, parsed.operands.size()),
+                       parsed.words.size() - 1 - std::min(result_words, parsed.words.size() - 1));
   size_t covered = 1;
   for (const binary::ParsedOperand& operand : parsed.operands) {
     covered += operand.num_words;
