@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "xmx/diagnostic.hpp"
+#include "xmx/inline_vector.hpp"
 #include "xmx/operand_kind_ids.hpp"
 #include "xmx/result.hpp"
 #include "xmx/spirv_enums.hpp"
@@ -68,7 +69,7 @@ class Instruction {
   // The single word of operand `index` (an id, or a one-word literal or enumerant).
   uint32_t word(size_t index) const { return words_[operands_[index].offset]; }
   // The words of all operands, in order.
-  std::span<const uint32_t> operand_words() const { return words_; }
+  std::span<const uint32_t> operand_words() const { return {words_.data(), words_.size()}; }
   std::string StringOperand(size_t index) const;
 
   void AddOperand(grammar::OperandKindId kind, std::span<const uint32_t> words);
@@ -119,8 +120,10 @@ class Instruction {
   bool has_result_id_ = false;
   uint32_t result_type_id_ = 0;
   uint32_t result_id_ = 0;
-  std::vector<uint32_t> words_;        // operand words, result type and id excluded
-  std::vector<OperandSlot> operands_;  // one per operand, in order
+  // Operand words (result type and id excluded) and one slot per operand, in order. Most
+  // instructions fit in the inline parts, so an instruction is one allocation (its list node).
+  InlineVector<uint32_t, 6> words_;
+  InlineVector<OperandSlot, 5> operands_;
   std::vector<Instruction> debug_lines_;
   size_t source_index_ = kNotFromBinary;
   size_t source_word_offset_ = kNotFromBinary;

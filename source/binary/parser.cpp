@@ -1,6 +1,7 @@
 #include "binary/parser.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <string>
 
@@ -240,7 +241,25 @@ void Parser::PushOperands(std::span<const grammar::Operand> operands, bool skip_
   }
 }
 
+// Whether some enumerant of `kind` takes parameters: most kinds (storage classes, scopes, most
+// masks) have none, and their operands need no lookup of the enumerant.
+bool HasParameterizedEnumerants(OperandKindId kind) {
+  static const std::array<bool, grammar::kNumOperandKinds> table = [] {
+    std::array<bool, grammar::kNumOperandKinds> any{};
+    for (uint16_t id = 0; id < grammar::kNumOperandKinds; ++id) {
+      for (const grammar::Enumerant& e :
+           grammar::GetOperandKind(static_cast<OperandKindId>(id)).enumerants) {
+        any[id] = any[id] || !e.parameters.empty();
+      }
+    }
+    return any;
+  }();
+  const auto id = static_cast<uint16_t>(kind);
+  return id >= table.size() || table[id];
+}
+
 void Parser::PushEnumParameters(OperandKindId kind, uint32_t value) {
+  if (!HasParameterizedEnumerants(kind)) return;
   const grammar::OperandKind& desc = grammar::GetOperandKind(kind);
   if (desc.category == OperandCategory::kValueEnum) {
     if (const grammar::Enumerant* e = grammar::FindEnumerant(kind, value)) {

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 #include "binary/parser.hpp"
 #include "grammar/grammar.hpp"
@@ -20,7 +21,7 @@ Instruction::Instruction(spv::Op opcode, uint32_t result_type_id, uint32_t resul
 
 OperandView Instruction::operand(size_t index) const {
   const OperandSlot& slot = operands_[index];
-  return {slot.kind, std::span<const uint32_t>(words_).subspan(slot.offset, slot.num_words)};
+  return {slot.kind, std::span<const uint32_t>(words_.data() + slot.offset, slot.num_words)};
 }
 
 std::string Instruction::StringOperand(size_t index) const {
@@ -30,7 +31,7 @@ std::string Instruction::StringOperand(size_t index) const {
 void Instruction::AddOperand(grammar::OperandKindId kind, std::span<const uint32_t> words) {
   operands_.push_back(
       {static_cast<uint16_t>(words_.size()), static_cast<uint16_t>(words.size()), kind});
-  words_.insert(words_.end(), words.begin(), words.end());
+  words_.append(words.data(), words.size());
 }
 
 void Instruction::AddStringOperand(std::string_view text) {
@@ -42,12 +43,16 @@ void Instruction::AddStringOperand(std::string_view text) {
 void Instruction::SetOperand(size_t index, grammar::OperandKindId kind,
                              std::span<const uint32_t> words) {
   OperandSlot& slot = operands_[index];
-  const auto first = words_.begin() + slot.offset;
   const size_t old_size = slot.num_words;
   if (words.size() == old_size) {
-    std::copy(words.begin(), words.end(), first);
+    // memmove: `words` may be this instruction's own.
+    std::memmove(words_.data() + slot.offset, words.data(), words.size() * sizeof(uint32_t));
   } else {
-    words_.insert(words_.erase(first, first + old_size), words.begin(), words.end());
+    // A copy first: `words` may be this instruction's own, which the erase below moves.
+    InlineVector<uint32_t, 8> replacement;
+    replacement.append(words.data(), words.size());
+    words_.erase(slot.offset, old_size);
+    words_.insert(slot.offset, replacement.data(), replacement.size());
     const int delta = static_cast<int>(words.size()) - static_cast<int>(old_size);
     for (size_t i = index + 1; i < operands_.size(); ++i) {
       operands_[i].offset = static_cast<uint16_t>(operands_[i].offset + delta);
@@ -63,8 +68,8 @@ void Instruction::RemoveOperands(size_t first, size_t count) {
   const size_t word_begin = operands_[first].offset;
   const size_t word_end =
       first + count < operands_.size() ? operands_[first + count].offset : words_.size();
-  words_.erase(words_.begin() + word_begin, words_.begin() + word_end);
-  operands_.erase(operands_.begin() + first, operands_.begin() + first + count);
+  words_.erase(word_begin, word_end - word_begin);
+  operands_.erase(first, count);
   const auto removed = static_cast<uint16_t>(word_end - word_begin);
   for (size_t i = first; i < operands_.size(); ++i) operands_[i].offset -= removed;
 }

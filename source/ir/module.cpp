@@ -1,5 +1,6 @@
 #include "xmx/module.hpp"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -109,6 +110,10 @@ Section Classify(spv::Op opcode, std::string_view name) {
   }
   // By name, so that type and constant opcodes of future extensions (OpTypeFooINTEL,
   // OpConstantBarINTEL, OpUntypedVariableKHR, OpExtInstWithForwardRefsKHR) find their section.
+  // (Most opcodes are body instructions whose third letter starts none of the prefixes.)
+  if (name.size() < 3 || std::string_view("TCSEU").find(name[2]) == std::string_view::npos) {
+    return Section::kFunctionBody;
+  }
   for (std::string_view prefix :
        {"OpType", "OpConstant", "OpSpecConstant", "OpExtInst", "OpUntypedVariable"}) {
     if (StartsWith(name, prefix)) return Section::kGlobal;
@@ -132,9 +137,12 @@ class ModuleReader : public binary::InstructionHandler {
   bool failed() const { return failed_; }
 
  private:
-  bool Place(Instruction inst, Section section);
+  // The instruction `parsed` made in its place in the module (operands still to be added), or
+  // nullptr when it has no place there. Made in place: moving an instruction costs about as
+  // much as the rest of reading it.
+  Instruction* Place(const binary::ParsedInstruction& parsed, Section section);
   // Reports "<opcode name> (instruction <index>) <problem>".
-  bool Fail(const Instruction& inst, std::string problem);
+  bool Fail(const binary::ParsedInstruction& parsed, std::string problem);
 
   Module& module_;
   Diagnostic* error_;
@@ -144,130 +152,144 @@ class ModuleReader : public binary::InstructionHandler {
   std::vector<Instruction> pending_lines_;
 };
 
-bool ModuleReader::Fail(const Instruction& inst, std::string problem) {
+bool ModuleReader::Fail(const binary::ParsedInstruction& parsed, std::string problem) {
   failed_ = true;
   if (error_) {
     *error_ = Diagnostic{};
-    const grammar::Instruction* desc =
-        grammar::FindInstruction(static_cast<uint32_t>(inst.opcode()));
-    error_->message = std::string(desc ? desc->name : "instruction");
-    if (inst.source_index() != Instruction::kNotFromBinary) {
-      error_->message += " (instruction " + std::to_string(inst.source_index()) + ")";
-      error_->instruction_index = inst.source_index();
-      error_->word_offset = inst.source_word_offset();
-    }
+    error_->message = std::string(parsed.desc ? parsed.desc->name : "instruction");
+    error_->message += " (instruction " + std::to_string(parsed.index) + ")";
+    error_->instruction_index = parsed.index;
+    error_->word_offset = parsed.word_offset;
     error_->message += " " + problem;
   }
   return false;
 }
 
 bool ModuleReader::OnInstruction(const binary::ParsedInstruction& parsed) {
-  Instruction inst(static_cast<spv::Op>(parsed.opcode), parsed.result_type_id, parsed.result_id);
-  inst.set_source(parsed.index, parsed.word_offset);
-  // Every operand but the result type and id, and at most all words but the opcode's.
-  inst.ReserveOperands(parsed.operands.size(), parsed.words.size() - 1);
+  const auto opcode = static_cast<spv::Op>(parsed.opcode);
+  // Every operand but the result type and id, and all words but those three.
   size_t covered = 1;
+  size_t result_words = 0;
   for (const binary::ParsedOperand& operand : parsed.operands) {
     covered += operand.num_words;
     if (operand.kind == grammar::OperandKindId::kIdResultType ||
         operand.kind == grammar::OperandKindId::kIdResult) {
+      result_words += operand.num_words;
+    }
+  }
+  // Emitting rebuilds the words from the operands, so every word must belong to one, and the
+  // result type and id must be where the grammar puts them (one word each).
+  const size_t grammar_result_words =
+      (parsed.desc->has_result_type ? 1 : 0) + (parsed.desc->has_result ? 1 : 0);
+  if (covered != parsed.words.size() || result_words != grammar_result_words) {
+    return Fail(parsed, "cannot be represented: its operands cover " + std::to_string(covered) +
+                            " of its " + std::to_string(parsed.words.size()) + " words");
+  }
+  const Section section = Classify(opcode, parsed.desc->name);
+  Instruction* inst = nullptr;
+  if (section == Section::kDebugLine) {
+    inst = &pending_lines_.emplace_back(opcode, parsed.result_type_id, parsed.result_id);
+  } else {
+    inst = Place(parsed, section);
+    if (!inst) return false;
+    inst->debug_lines() = std::move(pending_lines_);
+    pending_lines_.clear();
+  }
+  inst->set_source(parsed.index, parsed.word_offset);
+  inst->ReserveOperands(parsed.operands.size() - std::min(result_words, parsed.operands.size()),
+                        parsed.words.size() - 1 - result_words);
+  for (const binary::ParsedOperand& operand : parsed.operands) {
+    if (operand.kind == grammar::OperandKindId::kIdResultType ||
+        operand.kind == grammar::OperandKindId::kIdResult) {
       continue;
     }
-    inst.AddOperand(operand.kind, parsed.words.subspan(operand.offset, operand.num_words));
+    inst->AddOperand(operand.kind, parsed.words.subspan(operand.offset, operand.num_words));
   }
-  // Emitting rebuilds the words from the operands, so every word must belong to one.
-  if (covered != parsed.words.size() || inst.WordCount() != parsed.words.size()) {
-    return Fail(inst, "cannot be represented: its operands cover " + std::to_string(covered) +
-                          " of its " + std::to_string(parsed.words.size()) + " words");
-  }
-  const Section section = Classify(inst.opcode(), parsed.desc->name);
-  if (section == Section::kDebugLine) {
-    pending_lines_.push_back(std::move(inst));
-    return true;
-  }
-  inst.debug_lines() = std::move(pending_lines_);
-  pending_lines_.clear();
-  return Place(std::move(inst), section);
+  return true;
 }
 
-bool ModuleReader::Place(Instruction inst, Section section) {
+Instruction* ModuleReader::Place(const binary::ParsedInstruction& parsed, Section section) {
+  const auto opcode = static_cast<spv::Op>(parsed.opcode);
+  auto make = [&parsed, opcode](auto& list) -> Instruction* {
+    return &list.emplace_back(opcode, parsed.result_type_id, parsed.result_id);
+  };
+  auto assign = [&parsed, opcode](Instruction& slot) -> Instruction* {
+    slot = Instruction(opcode, parsed.result_type_id, parsed.result_id);
+    return &slot;
+  };
   if (function_) {
-    switch (inst.opcode()) {
+    switch (opcode) {
       case spv::Op::OpFunctionParameter:
         if (!function_->blocks.empty()) {
-          return Fail(inst, "cannot appear after the first OpLabel of its function");
+          Fail(parsed, "cannot appear after the first OpLabel of its function");
+          return nullptr;
         }
-        function_->parameters.push_back(std::move(inst));
-        return true;
+        return make(function_->parameters);
       case spv::Op::OpLabel:
-        function_->blocks.emplace_back();
-        function_->blocks.back().label = std::move(inst);
-        return true;
-      case spv::Op::OpFunctionEnd:
-        function_->end = std::move(inst);
+        return assign(function_->blocks.emplace_back().label);
+      case spv::Op::OpFunctionEnd: {
+        Instruction* end = assign(function_->end);
         function_ = nullptr;
-        return true;
+        return end;
+      }
       default:
         break;
     }
-    if (section < Section::kGlobal || inst.opcode() == spv::Op::OpFunction) {
-      return Fail(inst, std::string("cannot appear inside a function (it belongs to the ") +
-                            SectionName(section) + " section)");
+    if (section < Section::kGlobal || opcode == spv::Op::OpFunction) {
+      Fail(parsed, std::string("cannot appear inside a function (it belongs to the ") +
+                       SectionName(section) + " section)");
+      return nullptr;
     }
     if (function_->blocks.empty()) {
-      return Fail(inst, "cannot appear before the first OpLabel of a function");
+      Fail(parsed, "cannot appear before the first OpLabel of a function");
+      return nullptr;
     }
-    function_->blocks.back().instructions.push_back(std::move(inst));
-    return true;
+    return make(function_->blocks.back().instructions);
   }
 
   if (section == Section::kFunctionBody ||
-      (section == Section::kFunctions && inst.opcode() != spv::Op::OpFunction)) {
-    return Fail(inst, "cannot appear outside a function");
+      (section == Section::kFunctions && opcode != spv::Op::OpFunction)) {
+    Fail(parsed, "cannot appear outside a function");
+    return nullptr;
   }
   if (section < current_) {
-    return Fail(inst, std::string("(") + SectionName(section) + ") cannot appear after the " +
-                          SectionName(current_) + " in the logical layout");
+    Fail(parsed, std::string("(") + SectionName(section) + ") cannot appear after the " +
+                     SectionName(current_) + " in the logical layout");
+    return nullptr;
   }
   current_ = section;
   switch (section) {
     case Section::kCapability:
-      module_.capabilities().push_back(std::move(inst));
-      break;
+      return make(module_.capabilities());
     case Section::kExtension:
-      module_.extensions().push_back(std::move(inst));
-      break;
+      return make(module_.extensions());
     case Section::kExtInstImport:
-      module_.ext_inst_imports().push_back(std::move(inst));
-      break;
+      return make(module_.ext_inst_imports());
     case Section::kMemoryModel:
-      if (module_.memory_model()) return Fail(inst, "appears twice: a module has one");
-      module_.memory_model() = std::move(inst);
-      break;
+      if (module_.memory_model()) {
+        Fail(parsed, "appears twice: a module has one");
+        return nullptr;
+      }
+      return &module_.memory_model().emplace(opcode, parsed.result_type_id, parsed.result_id);
     case Section::kEntryPoint:
-      module_.entry_points().push_back(std::move(inst));
-      break;
+      return make(module_.entry_points());
     case Section::kExecutionMode:
-      module_.execution_modes().push_back(std::move(inst));
-      break;
+      return make(module_.execution_modes());
     case Section::kDebug:
-      module_.debug().push_back(std::move(inst));
-      break;
+      return make(module_.debug());
     case Section::kAnnotation:
-      module_.annotations().push_back(std::move(inst));
-      break;
+      return make(module_.annotations());
     case Section::kGlobal:
-      module_.globals().push_back(std::move(inst));
-      break;
+      return make(module_.globals());
     case Section::kFunctions:
-      module_.functions().emplace_back();
-      function_ = &module_.functions().back();
-      function_->def = std::move(inst);
-      break;
+      function_ = &module_.functions().emplace_back();
+      return assign(function_->def);
     default:
       break;
   }
-  return true;
+  // Not reached: function bodies and debug lines are handled above.
+  Fail(parsed, std::string("has no place in the ") + SectionName(section) + " section");
+  return nullptr;
 }
 
 bool ModuleReader::Finish(size_t num_instructions) {

@@ -39,6 +39,18 @@ std::pair<std::string, std::optional<std::string>> SplitFlag(std::string_view fl
   return {std::string(flag.substr(0, equals)), std::string(flag.substr(equals + 1))};
 }
 
+// The passes of -O or -Os as flags, asked of SPIRV-Tools once.
+const std::vector<std::string>& RecipeFlags(const std::string& recipe) {
+  auto as_flags = [](const std::vector<std::string>& names) {
+    std::vector<std::string> flags;
+    for (const std::string& name : names) flags.push_back("--" + name);
+    return flags;
+  };
+  static const std::vector<std::string> performance = as_flags(InstalledPassNames("-O"));
+  static const std::vector<std::string> size = as_flags(InstalledPassNames("-Os"));
+  return recipe == "-O" ? performance : size;
+}
+
 struct Parser {
   std::vector<PassStep> steps;
   std::vector<Diagnostic> errors;
@@ -62,8 +74,7 @@ struct Parser {
   // -O and -Os become the passes they stand for, so that one the module cannot take can be
   // skipped alone (the same flags registered one by one give the same module: test/opt).
   void AddRecipe(const std::string& flag, const std::string& macro) {
-    const std::vector<std::string> names = flag == "-O" ? PerformancePassFlags() : SizePassFlags();
-    for (const std::string& name : names) {
+    for (const std::string& name : RecipeFlags(flag)) {
       steps.push_back({PassStep::Kind::kInstalled, name, "", macro.empty() ? flag : macro});
     }
   }
@@ -122,8 +133,10 @@ std::string Disassembly(const ir::Module& module) {
 
 class Driver {
  public:
-  Driver(ir::Module module, const OptimizerOptions& options)
+  // `words` is `module` encoded (the input it was read from).
+  Driver(ir::Module module, std::span<const uint32_t> words, const OptimizerOptions& options)
       : module_(std::move(module)), options_(options) {
+    encoded_.words = words;
     validator_ = options.validator;
     validator_.target_env = options.target_env;
     run_options_.target_env = static_cast<spv_target_env>(options.target_env.spirv_tools_value());
@@ -157,6 +170,14 @@ class Driver {
   }
 
   ir::Module& module() { return module_; }
+  // The words of module(); *positions_known tells whether its instructions know their places in
+  // them (they were read from them).
+  std::vector<uint32_t> TakeWords(bool* positions_known) {
+    *positions_known = !encoded_.words.empty();
+    if (!encoded_.optimized_words.empty()) return std::move(encoded_.optimized_words);
+    if (!encoded_.words.empty()) return {encoded_.words.begin(), encoded_.words.end()};
+    return module_.ToWords();
+  }
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
   std::vector<std::string>& skipped() { return skipped_; }
   bool changed() const { return changed_; }
@@ -204,6 +225,7 @@ class Driver {
     if (status == PassStatus::kChanged) {
       module_ = std::move(copy);
       changed_ = true;
+      ForgetWords();
     }
     return ValidateAfter(step.flag);
   }
@@ -217,7 +239,10 @@ class Driver {
     std::vector<Skip> skips;
     if (steps.size() == 1 && steps[0].flag == kCompactIds) {
       PrintBefore(steps[0].flag);
-      changed_ |= CompactIds(module_);
+      if (CompactIds(module_)) {
+        changed_ = true;
+        ForgetWords();
+      }
       return ValidateAfter(steps[0].flag);
     }
     std::vector<std::string> flags;
@@ -255,13 +280,25 @@ class Driver {
     for (size_t i = 1; i < flags.size(); ++i) what += " " + flags[i];
     if (flags.size() > 4) what = flags.front() + " ... " + flags.back();
     PrintBefore(what);
-    const PassStatus status = RunInstalledPasses(module_, flags, what, run_options_, diagnostics_);
+    const PassStatus status =
+        RunInstalledPasses(module_, encoded_, flags, what, run_options_, diagnostics_);
     if (status == PassStatus::kFailed) return false;
-    changed_ |= status == PassStatus::kChanged;
+    if (status == PassStatus::kChanged) {
+      changed_ = true;
+      // The optimizer's output, when it is the new module word for word; else unknown.
+      encoded_.words = encoded_.optimized_words;
+    }
     return ValidateAfter(what);
   }
 
+  void ForgetWords() {
+    encoded_.words = {};
+    encoded_.optimized_words.clear();
+  }
+
   ir::Module module_;
+  // The module's words while they are known without emitting it.
+  EncodedModule encoded_;
   const OptimizerOptions& options_;
   val::ValidatorOptions validator_;
   InstalledRunOptions run_options_;
@@ -270,16 +307,10 @@ class Driver {
   bool changed_ = false;
 };
 
-std::vector<std::string> AsFlags(const std::vector<std::string>& names) {
-  std::vector<std::string> flags;
-  for (const std::string& name : names) flags.push_back("--" + name);
-  return flags;
-}
-
 }  // namespace
 
-std::vector<std::string> PerformancePassFlags() { return AsFlags(InstalledPassNames("-O")); }
-std::vector<std::string> SizePassFlags() { return AsFlags(InstalledPassNames("-Os")); }
+std::vector<std::string> PerformancePassFlags() { return RecipeFlags("-O"); }
+std::vector<std::string> SizePassFlags() { return RecipeFlags("-Os"); }
 
 Result<std::vector<PassStep>> ParsePipeline(std::span<const std::string> flags) {
   Parser parser;
@@ -305,20 +336,21 @@ Result<OptimizeReport> Optimize(std::span<const uint32_t> words, std::span<const
     if (!input.valid) return Out::Failure(std::move(said));
   }
 
-  Driver driver(std::move(*module), options);
+  Driver driver(std::move(*module), words, options);
   const bool ran = driver.Run(steps);
   for (Diagnostic& d : driver.diagnostics()) said.push_back(std::move(d));
   if (!ran) return Out::Failure(std::move(said));
 
   OptimizeReport report;
-  report.words = driver.module().ToWords();
+  bool positions_known = false;
+  report.words = driver.TakeWords(&positions_known);
   report.skipped = std::move(driver.skipped());
   if (!options.skip_validation && driver.changed()) {
     // spirv-opt trusts its passes; we do not: an invalid result is never written. (A module no
     // pass changed is the input, validated above.) The module the passes left is what
-    // report.words encodes; once its instructions know their places there, the validator reads
-    // it as it would have read report.words.
-    SetEncodedPositions(driver.module());
+    // report.words encodes; once its instructions know their places there (they do when it was
+    // read from them), the validator reads it as it would have read report.words.
+    if (!positions_known) SetEncodedPositions(driver.module());
     val::ValidationResult output = val::ValidateParsed(driver.module(), report.words, validator);
     if (!output.valid) {
       said.push_back(Error("the optimized module is invalid (a pass wrote it wrongly):"));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -14,11 +15,6 @@ namespace xmx::opt {
 namespace {
 
 using spv::Op;
-
-std::string FunctionName(const ir::ModuleInfo& info, const ir::Function& function) {
-  const std::string name = info.GetName(function.id());
-  return name.empty() ? "%" + std::to_string(function.id()) : "'" + name + "'";
-}
 
 bool IsAccessChain(Op op) {
   return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
@@ -55,7 +51,7 @@ std::optional<uint32_t> AccessedPointer(const ir::Instruction& inst) {
 
 class FactFinder {
  public:
-  explicit FactFinder(const ir::Module& module) : module_(module), info_(module) {
+  explicit FactFinder(const ir::Module& module) : module_(module) {
     for (const ir::InstructionList* list : {&module.debug(), &module.annotations()}) {
       for (const ir::Instruction& inst : *list) {
         if (inst.num_operands() > 0 && grammar::GetOperandKind(inst.operand(0).kind).category ==
@@ -64,12 +60,15 @@ class FactFinder {
         }
       }
     }
-    for (const ir::Instruction& inst : module.globals()) defs_[inst.result_id()] = &inst;
+    // Ids index a vector up to what a module of this size can define (a hostile bound must not
+    // size it); the rare id beyond goes to a map.
+    dense_defs_.resize(std::min<size_t>(module.header().bound, module.DenseIdLimit()), nullptr);
+    for (const ir::Instruction& inst : module.globals()) SetDef(inst);
     for (const ir::Function& function : module.functions()) {
-      for (const ir::Instruction& param : function.parameters) defs_[param.result_id()] = &param;
+      for (const ir::Instruction& param : function.parameters) SetDef(param);
       for (const ir::BasicBlock& block : function.blocks) {
         for (const ir::Instruction& inst : block.instructions) {
-          if (inst.has_result_id()) defs_[inst.result_id()] = &inst;
+          if (inst.has_result_id()) SetDef(inst);
         }
       }
     }
@@ -82,26 +81,44 @@ class FactFinder {
     facts.stand_in_types = StandInTypes();
     for (const ir::Function& function : module_.functions()) {
       if (!facts.deref_of_pointer_in_local && DereferencesPointerInLocal(function)) {
-        facts.deref_of_pointer_in_local = FunctionName(info_, function);
+        facts.deref_of_pointer_in_local = FunctionName(function);
       }
       if (!facts.loop_that_writes_memory &&
           AnyLoopHas(function, [](const ir::Instruction& inst) { return WritesMemory(inst); })) {
-        facts.loop_that_writes_memory = FunctionName(info_, function);
+        facts.loop_that_writes_memory = FunctionName(function);
       }
       if (!facts.annotated_instruction_in_loop &&
           AnyLoopHas(function, [this](const ir::Instruction& inst) {
             return inst.has_result_id() && annotated_.count(inst.result_id()) != 0;
           })) {
-        facts.annotated_instruction_in_loop = FunctionName(info_, function);
+        facts.annotated_instruction_in_loop = FunctionName(function);
       }
     }
     return facts;
   }
 
  private:
+  // The last definition of an id wins, as it did when this was one map.
+  void SetDef(const ir::Instruction& inst) {
+    const uint32_t id = inst.result_id();
+    if (id < dense_defs_.size()) {
+      dense_defs_[id] = &inst;
+    } else {
+      sparse_defs_[id] = &inst;
+    }
+  }
+
   const ir::Instruction* Def(uint32_t id) const {
-    auto it = defs_.find(id);
-    return it == defs_.end() ? nullptr : it->second;
+    if (id < dense_defs_.size()) return dense_defs_[id];
+    auto it = sparse_defs_.find(id);
+    return it == sparse_defs_.end() ? nullptr : it->second;
+  }
+
+  // Names only appear in messages: the module's names are collected when the first is needed.
+  std::string FunctionName(const ir::Function& function) {
+    if (!info_) info_.emplace(module_);
+    const std::string name = info_->GetName(function.id());
+    return name.empty() ? "%" + std::to_string(function.id()) : "'" + name + "'";
   }
 
   // Whether `pointer` is a Function variable, possibly behind access chains and copies.
@@ -175,8 +192,9 @@ class FactFinder {
   }
 
   const ir::Module& module_;
-  ir::ModuleInfo info_;
-  std::unordered_map<uint32_t, const ir::Instruction*> defs_;
+  std::optional<ir::ModuleInfo> info_;
+  std::vector<const ir::Instruction*> dense_defs_;
+  std::unordered_map<uint32_t, const ir::Instruction*> sparse_defs_;
   std::unordered_set<uint32_t> annotated_;  // ids an OpName or a decoration names
 };
 

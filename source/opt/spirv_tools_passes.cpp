@@ -44,7 +44,10 @@ bool IsLinkageDecorationOf(const ir::Instruction& inst, const std::unordered_set
 // Every declaration gets `OpLabel; OpUnreachable` and DontInline (which the installed inliner
 // honours), and loses its Import linkage (a definition cannot be imported). The installed passes
 // do no interprocedural reasoning beyond inlining, so a call keeps its meaning.
-PlaceholderRecord AddPlaceholderBodies(ir::Module& module) {
+// `take_out(it)` removes the linkage decoration at `it` from the annotations and returns the
+// iterator after it; by default the decoration is erased.
+template <typename TakeOut>
+PlaceholderRecord AddPlaceholderBodies(ir::Module& module, TakeOut&& take_out) {
   PlaceholderRecord record;
   record.bound_before = module.header().bound;
   std::unordered_set<uint32_t> ids;
@@ -62,14 +65,57 @@ PlaceholderRecord AddPlaceholderBodies(ir::Module& module) {
   size_t position = 0;
   for (auto it = module.annotations().begin(); it != module.annotations().end(); ++position) {
     if (IsLinkageDecorationOf(*it, ids)) {
-      record.linkage.push_back({position, std::move(*it)});
-      it = module.annotations().erase(it);
+      record.linkage.push_back({position, *it});
+      it = take_out(it);
     } else {
       ++it;
     }
   }
   record.bound_after = module.header().bound;
   return record;
+}
+
+PlaceholderRecord AddPlaceholderBodies(ir::Module& module) {
+  return AddPlaceholderBodies(module, [&module](ir::InstructionList::iterator it) {
+    return module.annotations().erase(it);
+  });
+}
+
+// The words of `module` as AddPlaceholderBodies would leave it, without copying the module: the
+// placeholders are added to `module`, emitted and taken out again, so that `module` ends as it
+// was. *record is what AddPlaceholderBodies would have returned.
+std::vector<uint32_t> EncodeWithPlaceholderBodies(ir::Module& module, PlaceholderRecord* record) {
+  // The linkage decorations AddPlaceholderBodies removes, kept in a list of their own meanwhile.
+  ir::InstructionList removed;
+  std::vector<ir::InstructionList::iterator> next_kept;  // where each removed one goes back
+  const uint32_t bound = module.header().bound;
+  *record = AddPlaceholderBodies(module, [&](ir::InstructionList::iterator it) {
+    auto next = std::next(it);
+    removed.splice(removed.end(), module.annotations(), it);
+    next_kept.push_back(next);
+    return next;
+  });
+  std::vector<uint32_t> words = module.ToWords();
+  // Last removed first: the element a decoration went before may be one removed after it.
+  while (!next_kept.empty()) {
+    module.annotations().splice(next_kept.back(), removed, std::prev(removed.end()));
+    next_kept.pop_back();
+  }
+  // The bodies were added in function order.
+  auto body = record->bodies.begin();
+  for (ir::Function& function : module.functions()) {
+    if (body == record->bodies.end()) break;
+    // (A placeholder's label is the only id at or past the old bound.)
+    if (function.id() != body->function_id || function.blocks.size() != 1 ||
+        function.blocks.front().id() < bound) {
+      continue;
+    }
+    function.blocks.clear();
+    function.def.SetWord(0, body->control);
+    ++body;
+  }
+  module.header().bound = bound;
+  return words;
 }
 
 // Renumbers every id >= `first` to id - `by`: the ids the optimizer made after the placeholders'
@@ -201,9 +247,9 @@ std::vector<std::string> AskInstalledPassNames(const std::string& flag) {
 
 }  // namespace
 
-std::vector<std::string> InstalledPassNames(const std::string& flag) {
+const std::vector<std::string>& InstalledPassNames(const std::string& flag) {
   // Asked for every step of every pipeline: building an optimizer each time costs more than
-  // some passes do on a small module.
+  // some passes do on a small module. (An unordered_map's elements never move.)
   static std::mutex mutex;
   static std::unordered_map<std::string, std::vector<std::string>> known;
   std::lock_guard<std::mutex> lock(mutex);
@@ -248,8 +294,9 @@ bool RegisterAsRecipe(std::optional<spvtools::Optimizer>& optimizer,
 
 }  // namespace
 
-PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> flags,
-                              const std::string& what, const InstalledRunOptions& options,
+PassStatus RunInstalledPasses(ir::Module& module, EncodedModule& encoded,
+                              std::span<const std::string> flags, const std::string& what,
+                              const InstalledRunOptions& options,
                               std::vector<Diagnostic>& diagnostics) {
   Diagnostic lift_error;
   std::optional<bridge::LiftedModule> lifted;
@@ -263,21 +310,21 @@ PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> f
       return PassStatus::kFailed;
     }
   }
-  // The optimizer reads words: a module with nothing to lift and no declaration to give a body
-  // is encoded as it is, without a copy.
-  std::optional<ir::Module> working;
-  if (lifted) {
-    working = std::move(lifted->module);
-  } else if (std::ranges::any_of(module.functions(), &ir::Function::IsDeclaration)) {
-    working = module;
-  }
+  // The optimizer reads words: a module with nothing to lift is encoded as it is, its
+  // declarations given placeholder bodies on the way (and the caller's words of it serve when it
+  // has none), without a copy of the module.
   PlaceholderRecord placeholders;
-  if (working) {
-    placeholders = AddPlaceholderBodies(*working);
+  std::vector<uint32_t> emitted;
+  if (lifted) {
+    placeholders = AddPlaceholderBodies(lifted->module);
+    emitted = lifted->module.ToWords();
+  } else if (std::ranges::any_of(module.functions(), &ir::Function::IsDeclaration)) {
+    emitted = EncodeWithPlaceholderBodies(module, &placeholders);
   } else {
     placeholders.bound_before = placeholders.bound_after = module.header().bound;
+    if (encoded.words.empty()) emitted = module.ToWords();
   }
-  const std::vector<uint32_t> before = (working ? *working : module).ToWords();
+  const std::span<const uint32_t> before = emitted.empty() ? encoded.words : emitted;
 
   std::optional<spvtools::Optimizer> optimizer;
   if (!RegisterAsRecipe(optimizer, flags, options.target_env)) {
@@ -305,7 +352,7 @@ PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> f
     diagnostics.push_back(Error(what + " failed" + (complaint.empty() ? "" : ": " + complaint)));
     return PassStatus::kFailed;
   }
-  if (after == before) return PassStatus::kUnchanged;
+  if (std::ranges::equal(after, before)) return PassStatus::kUnchanged;
 
   Diagnostic error;
   std::optional<ir::Module> optimized = ir::Module::FromWords(after, &error);
@@ -314,7 +361,8 @@ PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> f
         Error(what + " wrote a module that cannot be read back: " + error.message));
     return PassStatus::kFailed;
   }
-  RemovePlaceholderBodies(*optimized, placeholders);
+  const bool is_after = !lifted && placeholders.bodies.empty();
+  if (!is_after) RemovePlaceholderBodies(*optimized, placeholders);
   if (lifted) {
     if (!bridge::Lower(*optimized, lifted->record, &error)) {
       diagnostics.push_back(Error(what +
@@ -326,6 +374,8 @@ PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> f
     RemoveDanglingAnnotations(*optimized);
   }
   module = std::move(*optimized);
+  // (`before` may have been these words: it is no longer read.)
+  encoded.optimized_words = is_after ? std::move(after) : std::vector<uint32_t>{};
   return PassStatus::kChanged;
 }
 

@@ -5,6 +5,7 @@
 // run first: a pass that would crash, hang or miscompile on the module never starts.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <span>
@@ -21,8 +22,8 @@ namespace xmx::opt {
 bool IsInstalledPassFlag(const std::string& flag, std::string* error);
 
 // The pass names (as flags) one flag registers: itself for a single pass, the recipe of -O, -Os
-// and --legalize-hlsl.
-std::vector<std::string> InstalledPassNames(const std::string& flag);
+// and --legalize-hlsl. Asked once per flag and kept for the life of the program.
+const std::vector<std::string>& InstalledPassNames(const std::string& flag);
 
 struct InstalledRunOptions {
   spv_target_env target_env = SPV_ENV_UNIVERSAL_1_5;
@@ -32,11 +33,23 @@ struct InstalledRunOptions {
   std::ostream* time_report = nullptr;
 };
 
+// The words of a module, when the caller has them, so that they need not be emitted again.
+struct EncodedModule {
+  // module.ToWords(), or empty when not known.
+  std::span<const uint32_t> words;
+  // Set by RunInstalledPasses when it changes the module: the optimizer's output when that is the
+  // new module word for word (nothing was lifted and no declaration needed a placeholder body;
+  // the module was read from these words, so its instructions know their places in them), else
+  // empty. `words` may point into it.
+  std::vector<uint32_t> optimized_words;
+};
+
 // Runs the passes `flags` (each accepted by IsInstalledPassFlag and judged safe by the caller) on
 // `module` in one optimizer run. On failure the module is left as it was and `diagnostics` says
 // why (the pass names in `what`).
-PassStatus RunInstalledPasses(ir::Module& module, std::span<const std::string> flags,
-                              const std::string& what, const InstalledRunOptions& options,
+PassStatus RunInstalledPasses(ir::Module& module, EncodedModule& encoded,
+                              std::span<const std::string> flags, const std::string& what,
+                              const InstalledRunOptions& options,
                               std::vector<Diagnostic>& diagnostics);
 
 }  // namespace xmx::opt
