@@ -71,10 +71,10 @@ TEST(MatrixMadInt8Bounds, LargestSumsOnEachSideOfEveryBound) {
       // Every product amax x bmax with one sign: each 16-bit lane reaches its bound. Signed
       // operands also take the negative extremes (-amax x -bmax, and mixed signs).
       std::vector<std::pair<int, int>> extremes = {{static_cast<int>(m.a), static_cast<int>(m.b)}};
-      if (a_signed) extremes.push_back({-static_cast<int>(m.a), static_cast<int>(m.b)});
-      if (b_signed) extremes.push_back({static_cast<int>(m.a), -static_cast<int>(m.b)});
+      if (a_signed) extremes.emplace_back(-static_cast<int>(m.a), static_cast<int>(m.b));
+      if (b_signed) extremes.emplace_back(static_cast<int>(m.a), -static_cast<int>(m.b));
       if (a_signed && b_signed)
-        extremes.push_back({-static_cast<int>(m.a), -static_cast<int>(m.b)});
+        extremes.emplace_back(-static_cast<int>(m.a), -static_cast<int>(m.b));
       for (const auto& [av, bv] : extremes) {
         for (uint32_t c : accumulators) {
           Matrices x;

@@ -12,7 +12,7 @@ CoopCopyRuns::CoopCopyRuns(const std::vector<uint32_t>& table, uint32_t element_
     if (i > 0 && table[i] == table[i - 1] + element_bytes) {
       ++stretches.back().second;
     } else {
-      stretches.push_back({i, 1});
+      stretches.emplace_back(i, 1);
     }
   }
   uint32_t elements = 0;
@@ -20,7 +20,7 @@ CoopCopyRuns::CoopCopyRuns(const std::vector<uint32_t>& table, uint32_t element_
   run_bytes_ = elements * element_bytes;
   for (const auto& [first, length] : stretches) {
     for (uint32_t i = first; i < first + length; i += elements) {
-      runs_.push_back({i * element_bytes, table[i]});
+      runs_.emplace_back(i * element_bytes, table[i]);
     }
   }
 }

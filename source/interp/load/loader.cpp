@@ -612,13 +612,16 @@ Result<Program> LoadProgram(const ir::Module& module, const LoadOptions& options
   }
   // Then loops with a constant trip count become straight-line code (loop_unrolling.hpp).
   if (options.unroll_loops && MayUnrollLoops(*code)) {
-    ir::Module unrolled = transformed ? std::move(*transformed) : *code;
-    if (UnrollConstantTripLoops(unrolled)) {
-      transformed = std::move(unrolled);
-      code = &*transformed;
-    } else if (transformed) {
-      transformed = std::move(unrolled);  // moved out above; nothing changed
-      code = &*transformed;
+    if (transformed) {
+      // The promoted copy is the loader's own: unroll it in place (code already points at it).
+      UnrollConstantTripLoops(*transformed);
+    } else {
+      // The module as read is the caller's: unroll a copy, kept only if a loop went.
+      ir::Module unrolled = *code;
+      if (UnrollConstantTripLoops(unrolled)) {
+        transformed = std::move(unrolled);
+        code = &*transformed;
+      }
     }
   }
   ir::TypeTable types(*code);

@@ -77,8 +77,8 @@ XMX_MMA_FAST void Int8Block(__m256i* __restrict acc, const __m256i* __restrict a
 // The general routine: exact for every element. A function of its own, so that its code is
 // the same whether or not the byte routines sit next to it.
 template <bool kASigned, bool kBSigned>
-__attribute__((noinline)) XMX_MMA_AVX2 void RunInt8Widened(const uint8_t* a, const uint8_t* b, const uint8_t* c,
-                                 uint8_t* result) {
+__attribute__((noinline)) XMX_MMA_AVX2 void RunInt8Widened(const uint8_t* a, const uint8_t* b,
+                                                           const uint8_t* c, uint8_t* result) {
   // A lane q holds k = 2q, 2q+1 of rows 0-7 ([q][row][k%2] bytes): one vector per pair of k.
   alignas(32) __m256i a_pairs[16];
   for (uint32_t q = 0; q < 16; ++q) a_pairs[q] = Widen8<kASigned>(a + 16 * q);
