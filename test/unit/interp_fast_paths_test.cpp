@@ -22,13 +22,18 @@
 #include <string>
 #include <vector>
 
-#include "interp/kernel_access.hpp"
 #include "interp/load/loader.hpp"
+#include "interp_launch_support.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 
 namespace xmx::interp {
 namespace {
+
+using testing::LaunchOutAndCount;
+using testing::LaunchResult;
+using testing::OutAndCountLaunch;
+using testing::Word;
 
 // A kernel k(global uint* out, uint n) over a private uint[4] %var, with %id the global id (a
 // uint) and %cond a condition true at run time that the loader cannot see through. In BODY,
@@ -111,49 +116,14 @@ std::string Kernel(std::string body, bool general) {
 )";
 }
 
-struct LaunchResult {
-  std::vector<uint8_t> out;
-  std::vector<RunReport> reports;
-  std::string error;
-  bool stopped = false;
-  std::string load_error;
-};
-
 LaunchResult Launch(const std::string& text, uint64_t global, uint64_t local, size_t out_bytes,
                     CheckMode check) {
-  LaunchResult run;
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  Diagnostic diagnostic;
-  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-  if (!module) {
-    run.load_error = diagnostic.Format();
-    return run;
-  }
-  LoadOptions options;
-  options.kernel = "k";
-  Result<Program> program = LoadProgram(*module, options);
-  if (!program) {
-    run.load_error = program.diagnostics().front().message;
-    return run;
-  }
-  RunRequest request;
-  request.kernel = KernelAccess::Make(std::move(*program));
-  request.geometry.dims = 1;
-  request.geometry.global[0] = global;
-  request.geometry.local[0] = local;
-  request.options.check = check;
-  RunArgument out;
-  out.kind = RunArgument::Kind::kBuffer;
-  out.bytes.assign(out_bytes, 0xEE);
-  RunArgument n;
-  n.bytes = {1, 0, 0, 0};
-  request.arguments = {out, n};
-  RunOutcome outcome = Execute(std::move(request));
-  run.out = outcome.buffers.empty() ? std::vector<uint8_t>() : outcome.buffers[0];
-  run.reports = outcome.reports;
-  run.error = outcome.error;
-  run.stopped = outcome.stopped;
-  return run;
+  OutAndCountLaunch launch;
+  launch.global = global;
+  launch.local = local;
+  launch.out_bytes = out_bytes;
+  launch.check = check;
+  return LaunchOutAndCount(val::testing::Assemble(text), LoadOptions(), launch);
 }
 
 // Runs both variants and expects the same buffer and the same reports.
@@ -177,12 +147,6 @@ LaunchResult RunBoth(const std::string& body, uint64_t global, uint64_t local, s
     EXPECT_EQ(a.global_id[0], b.global_id[0]) << i;
   }
   return fast;
-}
-
-uint32_t Word(const std::vector<uint8_t>& bytes, size_t index) {
-  uint32_t v = 0;
-  if ((index + 1) * 4 <= bytes.size()) std::memcpy(&v, &bytes[index * 4], 4);
-  return v;
 }
 
 // Stores through element pointers, a byte pointer and a generic round trip; loads through other

@@ -20,11 +20,11 @@
 #include <vector>
 
 #include "builtins/upgrade.hpp"
-#include "interp/kernel_access.hpp"
 #include "interp/load/constant_folding.hpp"
 #include "interp/load/loader.hpp"
 #include "interp/load/loop_unrolling.hpp"
 #include "interp/load/variable_promotion.hpp"
+#include "interp_launch_support.hpp"
 #include "ir/type_table.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
@@ -32,6 +32,11 @@
 
 namespace xmx::interp {
 namespace {
+
+using testing::LaunchOutAndCount;
+using testing::LaunchResult;
+using testing::OutAndCountLaunch;
+using testing::Word;
 
 // A module with kernel k(global uint* out, uint n); BODY follows the entry label, with %id the
 // work-item's global id (uint), %g0 the same as a ulong, and %arr a private uint[4].
@@ -112,57 +117,18 @@ const std::string kStoreAndReturn = R"(
                OpFunctionEnd
 )";
 
-struct LaunchResult {
-  std::vector<uint8_t> out;
-  std::vector<RunReport> reports;
-  std::string error, load_error;
-  bool stopped = false;
-  uint64_t instructions = 0;
-};
-
 LaunchResult Launch(const std::vector<uint32_t>& words, bool unroll, uint64_t items, uint32_t n,
                     CheckMode check) {
-  LaunchResult run;
-  Diagnostic diagnostic;
-  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-  if (!module) {
-    run.load_error = diagnostic.Format();
-    return run;
-  }
   LoadOptions options;
-  options.kernel = "k";
   options.unroll_loops = unroll;
-  Result<Program> program = LoadProgram(*module, options);
-  if (!program) {
-    run.load_error = program.diagnostics().front().message;
-    return run;
-  }
-  RunRequest request;
-  request.kernel = KernelAccess::Make(std::move(*program));
-  request.geometry.dims = 1;
-  request.geometry.global[0] = items;
-  request.geometry.local[0] = items < 16 ? items : 16;
-  request.options.check = check;
-  request.options.instruction_limit = 1000000;
-  RunArgument out;
-  out.kind = RunArgument::Kind::kBuffer;
-  out.bytes.assign(items * 4, 0xEE);
-  RunArgument count;
-  count.bytes = {static_cast<uint8_t>(n), 0, 0, 0};
-  request.arguments = {out, count};
-  RunOutcome outcome = Execute(std::move(request));
-  run.out = outcome.buffers.empty() ? std::vector<uint8_t>() : outcome.buffers[0];
-  run.reports = outcome.reports;
-  run.error = outcome.error;
-  run.stopped = outcome.stopped;
-  run.instructions = outcome.stats.instructions;
-  return run;
-}
-
-uint32_t Word(const std::vector<uint8_t>& bytes, size_t index) {
-  uint32_t v = 0;
-  if ((index + 1) * 4 <= bytes.size()) std::memcpy(&v, &bytes[index * 4], 4);
-  return v;
+  OutAndCountLaunch launch;
+  launch.global = items;
+  launch.local = items < 16 ? items : 16;
+  launch.out_bytes = items * 4;
+  launch.n = n;
+  launch.check = check;
+  launch.instruction_limit = 1000000;  // a wrongly transformed loop stops
+  return LaunchOutAndCount(words, options, launch);
 }
 
 // What unrolling makes of `text` (after promotion, as the loader runs them); the result must

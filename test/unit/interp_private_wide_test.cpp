@@ -14,13 +14,18 @@
 #include <string>
 #include <vector>
 
-#include "interp/kernel_access.hpp"
 #include "interp/load/loader.hpp"
+#include "interp_launch_support.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 
 namespace xmx::interp {
 namespace {
+
+using testing::LaunchOutAndCount;
+using testing::LaunchResult;
+using testing::OutAndCountLaunch;
+using testing::Word;
 
 // k(global uint* out, uint n): per work-item id, a private uint[16] receives a uint16 vector
 // (id * 0x01010101 + i), then, in odd work-items only, a uint8 vector (id * 7 + 100 + i) at
@@ -141,62 +146,23 @@ std::string WideKernel(bool general) {
   return body;
 }
 
-struct Outcome {
-  std::vector<uint8_t> out;
-  size_t reports = 0;
-  std::string error;
-};
-
-Outcome RunWide(const std::string& text, uint64_t global, uint64_t local) {
-  Outcome run;
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  Diagnostic diagnostic;
-  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-  if (!module) {
-    run.error = diagnostic.Format();
-    return run;
-  }
-  LoadOptions options;
-  options.kernel = "k";
-  Result<Program> program = LoadProgram(*module, options);
-  if (!program) {
-    run.error = program.diagnostics().front().message;
-    return run;
-  }
-  RunRequest request;
-  request.kernel = KernelAccess::Make(std::move(*program));
-  request.geometry.dims = 1;
-  request.geometry.global[0] = global;
-  request.geometry.local[0] = local;
-  request.options.check = CheckMode::kError;
-  RunArgument out;
-  out.kind = RunArgument::Kind::kBuffer;
-  out.bytes.assign(global * 40 * 4, 0xEE);
-  RunArgument n;
-  n.bytes = {1, 0, 0, 0};
-  request.arguments = {out, n};
-  RunOutcome outcome = Execute(std::move(request));
-  if (!outcome.buffers.empty()) run.out = outcome.buffers[0];
-  run.reports = outcome.reports.size();
-  run.error = outcome.error;
-  return run;
-}
-
-uint32_t Word(const std::vector<uint8_t>& bytes, size_t index) {
-  uint32_t v = 0;
-  if ((index + 1) * 4 <= bytes.size()) std::memcpy(&v, &bytes[index * 4], 4);
-  return v;
+LaunchResult RunWide(const std::string& text, uint64_t global, uint64_t local) {
+  OutAndCountLaunch launch;
+  launch.global = global;
+  launch.local = local;
+  launch.out_bytes = global * 40 * 4;
+  return LaunchOutAndCount(val::testing::Assemble(text), LoadOptions(), launch);
 }
 
 TEST(InterpPrivateWide, VectorsOf32And64BytesMoveAsTheGeneralPathMovesThem) {
   // 20 work-items: a full subgroup of 16 and a partial one of 4; then groups of 4 (partial only).
   for (uint64_t local : {20u, 4u}) {
-    const Outcome fast = RunWide(WideKernel(false), 20, local);
-    const Outcome general = RunWide(WideKernel(true), 20, local);
-    ASSERT_EQ(fast.error, "");
-    ASSERT_EQ(general.error, "");
-    EXPECT_EQ(fast.reports, 0u);
-    EXPECT_EQ(general.reports, 0u);
+    const LaunchResult fast = RunWide(WideKernel(false), 20, local);
+    const LaunchResult general = RunWide(WideKernel(true), 20, local);
+    ASSERT_EQ(fast.load_error + fast.error, "");
+    ASSERT_EQ(general.load_error + general.error, "");
+    EXPECT_TRUE(fast.reports.empty());
+    EXPECT_TRUE(general.reports.empty());
     EXPECT_EQ(fast.out, general.out);
     for (uint32_t id = 0; id < 20; ++id) {
       // The private words after both stores.

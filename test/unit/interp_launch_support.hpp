@@ -1,0 +1,88 @@
+// What the interpreter's unit tests share: loading kernel "k" of an assembled module with chosen
+// LoadOptions and launching it in one dimension with the two arguments the hand-written kernels
+// of those tests take, (global uint* out, uint n). The tests compare two ways of running the same
+// kernel (promoted or not, unrolled or not, fast path or general path), so everything a launch
+// says is kept: the out buffer, the reports, the error, whether it stopped, and what it
+// dispatched.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "interp/kernel_access.hpp"
+#include "interp/load/loader.hpp"
+#include "xmx/interpreter.hpp"
+#include "xmx/module.hpp"
+
+namespace xmx::interp::testing {
+
+struct LaunchResult {
+  std::vector<uint8_t> out;  // the out buffer after the launch
+  std::vector<RunReport> reports;
+  std::string error;       // the launch's own error
+  std::string load_error;  // reading or loading the module failed: nothing ran
+  bool stopped = false;
+  uint64_t instructions = 0;  // dispatched, as --stats counts them
+};
+
+struct OutAndCountLaunch {
+  uint64_t global = 16;
+  uint64_t local = 16;
+  size_t out_bytes = 0;  // the out buffer starts as this many 0xEE bytes
+  uint32_t n = 1;
+  CheckMode check = CheckMode::kError;
+  // A limit keeps a wrongly transformed loop from running for ever; unset keeps the default.
+  std::optional<uint64_t> instruction_limit;
+};
+
+// Loads kernel "k" of `words` with `options` (its kernel name is set here) and runs it.
+inline LaunchResult LaunchOutAndCount(const std::vector<uint32_t>& words, LoadOptions options,
+                                      const OutAndCountLaunch& launch) {
+  LaunchResult run;
+  Diagnostic diagnostic;
+  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
+  if (!module) {
+    run.load_error = diagnostic.Format();
+    return run;
+  }
+  options.kernel = "k";
+  Result<Program> program = LoadProgram(*module, options);
+  if (!program) {
+    run.load_error = program.diagnostics().front().message;
+    return run;
+  }
+  RunRequest request;
+  request.kernel = KernelAccess::Make(std::move(*program));
+  request.geometry.dims = 1;
+  request.geometry.global[0] = launch.global;
+  request.geometry.local[0] = launch.local;
+  request.options.check = launch.check;
+  if (launch.instruction_limit) request.options.instruction_limit = *launch.instruction_limit;
+  RunArgument out;
+  out.kind = RunArgument::Kind::kBuffer;
+  out.bytes.assign(launch.out_bytes, 0xEE);
+  RunArgument count;
+  count.bytes.resize(4);
+  std::memcpy(count.bytes.data(), &launch.n, 4);
+  request.arguments = {out, count};
+  RunOutcome outcome = Execute(std::move(request));
+  if (!outcome.buffers.empty()) run.out = std::move(outcome.buffers[0]);
+  run.reports = std::move(outcome.reports);
+  run.error = std::move(outcome.error);
+  run.stopped = outcome.stopped;
+  run.instructions = outcome.stats.instructions;
+  return run;
+}
+
+// The 32-bit word at `index` of a buffer (0 past its end).
+inline uint32_t Word(const std::vector<uint8_t>& bytes, size_t index) {
+  uint32_t v = 0;
+  if ((index + 1) * 4 <= bytes.size()) std::memcpy(&v, &bytes[index * 4], 4);
+  return v;
+}
+
+}  // namespace xmx::interp::testing
