@@ -6,6 +6,9 @@
 // dispatched.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -83,6 +86,24 @@ inline uint32_t Word(const std::vector<uint8_t>& bytes, size_t index) {
   uint32_t v = 0;
   if ((index + 1) * 4 <= bytes.size()) std::memcpy(&v, &bytes[index * 4], 4);
   return v;
+}
+
+// Expects two runs of one kernel to say the same: both loaded, the same error, out buffer and
+// stop, and the same reports (rule, message, instruction, lane, work-item) in the same order.
+inline void ExpectSameOutcome(const LaunchResult& a, const LaunchResult& b) {
+  EXPECT_EQ(a.load_error, "");
+  EXPECT_EQ(b.load_error, "");
+  EXPECT_EQ(a.error, b.error);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(a.stopped, b.stopped);
+  EXPECT_EQ(a.reports.size(), b.reports.size());
+  for (size_t i = 0; i < std::min(a.reports.size(), b.reports.size()); ++i) {
+    EXPECT_EQ(a.reports[i].rule, b.reports[i].rule) << i;
+    EXPECT_EQ(a.reports[i].message, b.reports[i].message) << i;
+    EXPECT_EQ(a.reports[i].instruction_index, b.reports[i].instruction_index) << i;
+    EXPECT_EQ(a.reports[i].lane, b.reports[i].lane) << i;
+    EXPECT_EQ(a.reports[i].global_id[0], b.reports[i].global_id[0]) << i;
+  }
 }
 
 }  // namespace xmx::interp::testing

@@ -33,6 +33,7 @@
 namespace xmx::interp {
 namespace {
 
+using testing::ExpectSameOutcome;
 using testing::LaunchOutAndCount;
 using testing::LaunchResult;
 using testing::OutAndCountLaunch;
@@ -162,21 +163,7 @@ LaunchResult RunBoth(const std::string& text, uint64_t items, uint32_t n,
   EXPECT_TRUE(valid.valid) << val::testing::Dump(valid);
   LaunchResult unrolled = Launch(words, true, items, n, check);
   const LaunchResult loop = Launch(words, false, items, n, check);
-  EXPECT_EQ(unrolled.load_error, "");
-  EXPECT_EQ(loop.load_error, "");
-  EXPECT_EQ(unrolled.error, loop.error);
-  EXPECT_EQ(unrolled.out, loop.out);
-  EXPECT_EQ(unrolled.stopped, loop.stopped);
-  EXPECT_EQ(unrolled.reports.size(), loop.reports.size());
-  for (size_t i = 0; i < std::min(unrolled.reports.size(), loop.reports.size()); ++i) {
-    const RunReport& a = unrolled.reports[i];
-    const RunReport& b = loop.reports[i];
-    EXPECT_EQ(a.rule, b.rule) << i;
-    EXPECT_EQ(a.message, b.message) << i;
-    EXPECT_EQ(a.instruction_index, b.instruction_index) << i;
-    EXPECT_EQ(a.lane, b.lane) << i;
-    EXPECT_EQ(a.global_id[0], b.global_id[0]) << i;
-  }
+  ExpectSameOutcome(unrolled, loop);
   EXPECT_LE(unrolled.instructions, loop.instructions);
   return unrolled;
 }

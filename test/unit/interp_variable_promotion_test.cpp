@@ -27,6 +27,7 @@
 namespace xmx::interp {
 namespace {
 
+using testing::ExpectSameOutcome;
 using testing::LaunchOutAndCount;
 using testing::LaunchResult;
 using testing::OutAndCountLaunch;
@@ -139,21 +140,7 @@ LaunchResult RunBoth(const std::string& text, uint64_t items, uint32_t n,
   EXPECT_TRUE(valid.valid) << val::testing::Dump(valid);
   LaunchResult promoted = Launch(words, true, items, n, check);
   const LaunchResult memory = Launch(words, false, items, n, check);
-  EXPECT_EQ(promoted.load_error, "");
-  EXPECT_EQ(memory.load_error, "");
-  EXPECT_EQ(promoted.error, memory.error);
-  EXPECT_EQ(promoted.out, memory.out);
-  EXPECT_EQ(promoted.stopped, memory.stopped);
-  EXPECT_EQ(promoted.reports.size(), memory.reports.size());
-  for (size_t i = 0; i < std::min(promoted.reports.size(), memory.reports.size()); ++i) {
-    const RunReport& a = promoted.reports[i];
-    const RunReport& b = memory.reports[i];
-    EXPECT_EQ(a.rule, b.rule) << i;
-    EXPECT_EQ(a.message, b.message) << i;
-    EXPECT_EQ(a.instruction_index, b.instruction_index) << i;
-    EXPECT_EQ(a.lane, b.lane) << i;
-    EXPECT_EQ(a.global_id[0], b.global_id[0]) << i;
-  }
+  ExpectSameOutcome(promoted, memory);
   return promoted;
 }
 
