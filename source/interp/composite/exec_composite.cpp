@@ -165,7 +165,12 @@ const Instr* ExecInsertFixed(Subgroup& sg, const Instr* in) {
     std::memcpy(result + lane * kWhole, composite + lane * kWhole, kWhole);
     std::memcpy(result + lane * kWhole + offset, object + lane * kPart, kPart);
   };
-  if (sg.full) {
+  if (sg.full && sg.lanes == 16) {  // the composites in wide moves, then the parts
+    std::memcpy(result, composite, 16 * kWhole);
+    for (uint32_t lane = 0; lane < 16; ++lane) {
+      std::memcpy(result + lane * kWhole + offset, object + lane * kPart, kPart);
+    }
+  } else if (sg.full) {
     ForAllLanes(sg.lanes, lane_copy);
   } else {
     ForEachLane(sg.mask, lane_copy);
