@@ -393,18 +393,27 @@ bool PlainBlock2d(const Block2dPayloadLayout& layout, const Block2dSurface& surf
   return true;
 }
 
+// TransposeWholeBlock with the layout's routines, chosen for the block's dimensions.
 void TransposeBlockIntoLanes(const Block2dPayloadLayout& layout, const uint8_t* first_row,
                              int64_t pitch, uint8_t* lanes, size_t lane_stride) {
-  TransposeWholeBlock(
-      PlanOf(layout.shape(), layout.row_start_, layout.row_steps_, layout.lane_unit_), first_row,
-      pitch, lanes, static_cast<ptrdiff_t>(lane_stride));
+  const Block2dShape& shape = layout.shape();
+  const size_t block_bytes = size_t{shape.block_width} * shape.element_size;
+  const uint32_t units = static_cast<uint32_t>(block_bytes / layout.lane_unit_);
+  for (uint32_t b = 0; b < shape.block_count; ++b) {
+    layout.load_transpose_(first_row + b * block_bytes, pitch, lanes + layout.row_start_[b],
+                           static_cast<ptrdiff_t>(lane_stride), shape.block_height, units);
+  }
 }
 
 void TransposeBlockFromLanes(const Block2dPayloadLayout& layout, const uint8_t* lanes,
                              size_t lane_stride, uint8_t* first_row, int64_t pitch) {
-  TransposeWholeBlock(
-      PlanOf(layout.shape(), layout.row_start_, layout.row_steps_, layout.lane_unit_), first_row,
-      pitch, lanes, static_cast<ptrdiff_t>(lane_stride));
+  const Block2dShape& shape = layout.shape();
+  const size_t block_bytes = size_t{shape.block_width} * shape.element_size;
+  const uint32_t units = static_cast<uint32_t>(block_bytes / layout.lane_unit_);
+  for (uint32_t b = 0; b < shape.block_count; ++b) {
+    layout.store_transpose_(lanes + layout.row_start_[b], static_cast<ptrdiff_t>(lane_stride),
+                            first_row + b * block_bytes, pitch, units, shape.block_height);
+  }
 }
 
 void StoreBlock2d(const Block2dPayloadLayout& layout, const Block2dMutableSurface& surface,

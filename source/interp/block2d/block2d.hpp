@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "interp/block2d/block2d_transpose.hpp"
 #include "xmx/device.hpp"
 
 namespace xmx::interp {
@@ -143,6 +144,10 @@ class Block2dPayloadLayout {
   // column per invocation put four 1-byte or two 2-byte rows in each 32-bit word, which is
   // the same transposition of the memory rows.
   uint32_t lane_unit_ = 0;
+  // For lane_unit_ != 0: the transposition of one block, memory rows to invocations (loads)
+  // and back (stores), chosen for its dimensions once (block2d_transpose.hpp).
+  TransposeRoutine load_transpose_ = nullptr;
+  TransposeRoutine store_transpose_ = nullptr;
   // Every payload byte receives an element when the block is wholly in bounds (no padding, no
   // slot without a row), so a load need not clear the payload first.
   bool payload_covered_ = false;
