@@ -84,14 +84,22 @@ grammar::OperandKindId OperandKind(spv::Op opcode, size_t index) {
 
 class Upgrader {
  public:
+  // Reads `original`; the copy the calls are replaced in is made by the caller (Run's module).
   Upgrader(const ir::Module& original, const UpgradeOptions& options)
       : info_(original),
         types_(original),
         options_(options),
-        imports_(RecogniseImports(original, info_, types_)) {
-    result_.module = original;
+        imports_(RecogniseImports(original, info_, types_)) {}
+
+  // `module` is what the calls are replaced in: a copy of the module the constructor read, or
+  // that module itself (its instructions stay where they are when it is moved, so what info_ and
+  // types_ point to stays valid; the upgrade only replaces calls and appends constants).
+  UpgradeResult Run(ir::Module module) {
+    result_.module = std::move(module);
+    return Run();
   }
 
+ private:
   UpgradeResult Run() {
     ReportSignatures();
     ConstantPool pool(result_.module);
@@ -118,7 +126,6 @@ class Upgrader {
     return std::move(result_);
   }
 
- private:
   void ReportSignatures() {
     for (const auto& [id, import] : imports_) {
       if (import.entry) continue;
@@ -301,7 +308,12 @@ bool HasBuiltinImports(const ir::Module& module) {
 }
 
 UpgradeResult UpgradeBuiltinCalls(const ir::Module& module, const UpgradeOptions& options) {
-  return Upgrader(module, options).Run();
+  return Upgrader(module, options).Run(module);
+}
+
+UpgradeResult UpgradeBuiltinCalls(ir::Module&& module, const UpgradeOptions& options) {
+  Upgrader upgrader(module, options);
+  return upgrader.Run(std::move(module));
 }
 
 }  // namespace xmx::builtins

@@ -47,5 +47,8 @@ bool HasBuiltinImports(const ir::Module& module);
 // A copy of `module` with every call of a recognised built-in replaced. Declarations left
 // without calls are removed with their names and decorations.
 UpgradeResult UpgradeBuiltinCalls(const ir::Module& module, const UpgradeOptions& options = {});
+// The same on a module the caller no longer needs: the calls are replaced in `module` itself
+// instead of a copy (the validator of xmx-opt's output, whose module is dropped after).
+UpgradeResult UpgradeBuiltinCalls(ir::Module&& module, const UpgradeOptions& options = {});
 
 }  // namespace xmx::builtins

@@ -349,9 +349,11 @@ Result<OptimizeReport> Optimize(std::span<const uint32_t> words, std::span<const
     // spirv-opt trusts its passes; we do not: an invalid result is never written. (A module no
     // pass changed is the input, validated above.) The module the passes left is what
     // report.words encodes; once its instructions know their places there (they do when it was
-    // read from them), the validator reads it as it would have read report.words.
+    // read from them), the validator reads it as it would have read report.words. The module is
+    // not needed after (report.words is the result), so the validator may change it.
     if (!positions_known) SetEncodedPositions(driver.module());
-    val::ValidationResult output = val::ValidateParsed(driver.module(), report.words, validator);
+    val::ValidationResult output =
+        val::ValidateParsed(std::move(driver.module()), report.words, validator);
     if (!output.valid) {
       said.push_back(Error("the optimized module is invalid (a pass wrote it wrongly):"));
       for (Diagnostic& d : output.diagnostics) said.push_back(std::move(d));

@@ -167,8 +167,13 @@ ValidationResult Validate(std::span<const uint32_t> words, const ValidatorOption
   return ValidateParsed(*module, words, options);
 }
 
-ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32_t> words,
-                                const ValidatorOptions& options) {
+namespace {
+
+// ValidateParsed; `consumable` is null or `parsed` itself, which may then be changed (the
+// built-in calls are upgraded in it instead of in a copy).
+ValidationResult ValidateParsedModule(const ir::Module& parsed, ir::Module* consumable,
+                                      std::span<const uint32_t> words,
+                                      const ValidatorOptions& options) {
   ValidationResult result;
   std::vector<Diagnostic>& diags = result.diagnostics;
   const ir::Module* module = &parsed;
@@ -189,25 +194,9 @@ ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32
     RunCoreValidation(lifted->module, lifted_words, options, &original, &diags);
   }
 
-  // Built-in calls (issue 9): our rules see each call as the instruction it stands for, in an
-  // upgraded copy; core validation above saw the calls as they are.
-  std::optional<builtins::UpgradeResult> upgraded;
-  // Only a function declaration can be an imported built-in the upgrade replaces (an imported
-  // variable such as __spirv_BuiltInGlobalInvocationId is not one); asking the built-in table
-  // first would build it, a fixed cost as large as a small module's own rules.
-  if (std::ranges::any_of(module->functions(), &ir::Function::IsDeclaration) &&
-      builtins::HasBuiltinImports(*module)) {
-    builtins::UpgradeOptions upgrade_options;
-    upgrade_options.declare_requirements = false;
-    upgraded = builtins::UpgradeBuiltinCalls(*module, upgrade_options);
-    for (Diagnostic& d : upgraded->errors) diags.push_back(std::move(d));
-  }
-  ValidationContext context(upgraded ? upgraded->module : *module, options);
-  if (upgraded) context.SetCallStandIns(upgraded->replacements);
-  RunExtensionRules(context);
-  for (Diagnostic& d : context.diagnostics()) diags.push_back(std::move(d));
-
   // Diagnostics from SPIRV-Tools carry only an instruction index; add the word offset and opcode.
+  // (Done before the upgrade below, which may change the module; the upgrade's errors and our
+  // rules' diagnostics carry both already.)
   if (!diags.empty()) {
     std::vector<const ir::Instruction*> by_index;
     module->ForEachInstruction(
@@ -219,9 +208,41 @@ ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32
       if (!d.opcode) d.opcode = static_cast<uint32_t>(inst.opcode());
     }
   }
+
+  // Built-in calls (issue 9): our rules see each call as the instruction it stands for, in an
+  // upgraded copy; core validation above saw the calls as they are.
+  std::optional<builtins::UpgradeResult> upgraded;
+  // Only a function declaration can be an imported built-in the upgrade replaces (an imported
+  // variable such as __spirv_BuiltInGlobalInvocationId is not one); asking the built-in table
+  // first would build it, a fixed cost as large as a small module's own rules.
+  if (std::ranges::any_of(module->functions(), &ir::Function::IsDeclaration) &&
+      builtins::HasBuiltinImports(*module)) {
+    builtins::UpgradeOptions upgrade_options;
+    upgrade_options.declare_requirements = false;
+    upgraded = consumable ? builtins::UpgradeBuiltinCalls(std::move(*consumable), upgrade_options)
+                          : builtins::UpgradeBuiltinCalls(*module, upgrade_options);
+    for (Diagnostic& d : upgraded->errors) diags.push_back(std::move(d));
+  }
+  ValidationContext context(upgraded ? upgraded->module : *module, options);
+  if (upgraded) context.SetCallStandIns(upgraded->replacements);
+  RunExtensionRules(context);
+  for (Diagnostic& d : context.diagnostics()) diags.push_back(std::move(d));
+
   AttachInstructionText(words, &diags);
   for (const Diagnostic& d : diags) result.valid &= d.severity != Severity::kError;
   return result;
+}
+
+}  // namespace
+
+ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32_t> words,
+                                const ValidatorOptions& options) {
+  return ValidateParsedModule(parsed, nullptr, words, options);
+}
+
+ValidationResult ValidateParsed(ir::Module&& parsed, std::span<const uint32_t> words,
+                                const ValidatorOptions& options) {
+  return ValidateParsedModule(parsed, &parsed, words, options);
 }
 
 }  // namespace xmx::val

@@ -273,6 +273,42 @@ TEST(Upgrade, TwoDBlockReadBecomesTheLoadWithNameConstants) {
             std::string::npos);
 }
 
+// The overload for a module the caller gives up upgrades it in place: the same module, the same
+// replacements and errors as the copying one, with or without the requirements.
+TEST(Upgrade, InPlaceGivesWhatTheCopyGives) {
+  const std::vector<std::string> calls = {
+      "%r = OpFunctionCall %void %builtin %base %uint_64 %uint_64 %uint_64 %coord %priv",
+      // The wrong signature for the name: an error, and the call stays.
+      "%r = OpFunctionCall %void %builtin %base %uint_64 %uint_64 %uint_64 %coord"};
+  const std::vector<std::string> types = {
+      "OpTypeFunction %void %gptr %uint %uint %uint %v2uint %pptr",
+      "OpTypeFunction %void %gptr %uint %uint %uint %v2uint"};
+  for (size_t i = 0; i < calls.size(); ++i) {
+    for (bool declare : {true, false}) {
+      std::optional<ir::Module> m = Assemble(CallModule(
+          "_Z41intel_sub_group_2d_block_read_16b_8r16x1cPU3AS1viiiDv2_iPt", types[i], calls[i]));
+      ASSERT_TRUE(m);
+      UpgradeOptions options;
+      options.declare_requirements = declare;
+      const UpgradeResult copied = UpgradeBuiltinCalls(*m, options);
+      UpgradeResult in_place = UpgradeBuiltinCalls(std::move(*m), options);
+      EXPECT_EQ(Disassemble(in_place.module), Disassemble(copied.module)) << i;
+      EXPECT_EQ(in_place.module.header().bound, copied.module.header().bound) << i;
+      ASSERT_EQ(in_place.replacements.size(), copied.replacements.size()) << i;
+      for (size_t r = 0; r < copied.replacements.size(); ++r) {
+        EXPECT_EQ(in_place.replacements[r].source_index, copied.replacements[r].source_index);
+        EXPECT_EQ(in_place.replacements[r].opcode, copied.replacements[r].opcode);
+      }
+      ASSERT_EQ(in_place.errors.size(), copied.errors.size()) << i;
+      for (size_t e = 0; e < copied.errors.size(); ++e) {
+        EXPECT_EQ(in_place.errors[e].Format(), copied.errors[e].Format());
+      }
+      EXPECT_EQ(copied.replacements.size(), i == 0 ? 1u : 0u);
+      EXPECT_EQ(copied.errors.size(), i == 0 ? 0u : 1u);
+    }
+  }
+}
+
 TEST(Upgrade, StoreTakesThePrivateSourceFirst) {
   std::optional<ir::Module> m =
       Assemble(CallModule("intel_sub_group_2d_block_write_16b_8r16x1c",
