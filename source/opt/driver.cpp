@@ -330,8 +330,9 @@ Result<OptimizeReport> Optimize(std::span<const uint32_t> words, std::span<const
   val::ValidatorOptions validator = options.validator;
   validator.target_env = options.target_env;
   if (!options.skip_validation) {
-    // The validator reads the module the passes start from, not a second parse of `words`.
-    val::ValidationResult input = val::ValidateParsed(*module, words, validator);
+    // The validator reads the module the passes start from, not a second parse of `words`, and
+    // leaves it as it was.
+    val::ValidationResult input = val::ValidateParsedInPlace(*module, words, validator);
     said = std::move(input.diagnostics);
     if (!input.valid) return Out::Failure(std::move(said));
   }

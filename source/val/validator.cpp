@@ -164,15 +164,18 @@ ValidationResult Validate(std::span<const uint32_t> words, const ValidatorOption
     result.valid = false;
     return result;
   }
-  return ValidateParsed(*module, words, options);
+  return ValidateParsed(std::move(*module), words, options);  // dropped after
 }
 
 namespace {
 
-// ValidateParsed; `consumable` is null or `parsed` itself, which may then be changed (the
-// built-in calls are upgraded in it instead of in a copy).
-ValidationResult ValidateParsedModule(const ir::Module& parsed, ir::Module* consumable,
-                                      std::span<const uint32_t> words,
+// Where our rules see the built-in calls upgraded: a copy of the module, the module itself left
+// upgraded, or the module itself changed back afterwards.
+enum class UpgradeIn { kCopy, kModuleDropped, kModuleRestored };
+
+// ValidateParsed; `changeable` is null for kCopy, else `parsed` itself.
+ValidationResult ValidateParsedModule(const ir::Module& parsed, ir::Module* changeable,
+                                      UpgradeIn where, std::span<const uint32_t> words,
                                       const ValidatorOptions& options) {
   ValidationResult result;
   std::vector<Diagnostic>& diags = result.diagnostics;
@@ -212,6 +215,7 @@ ValidationResult ValidateParsedModule(const ir::Module& parsed, ir::Module* cons
   // Built-in calls (issue 9): our rules see each call as the instruction it stands for, in an
   // upgraded copy; core validation above saw the calls as they are.
   std::optional<builtins::UpgradeResult> upgraded;
+  builtins::UpgradeUndo undo;
   // Only a function declaration can be an imported built-in the upgrade replaces (an imported
   // variable such as __spirv_BuiltInGlobalInvocationId is not one); asking the built-in table
   // first would build it, a fixed cost as large as a small module's own rules.
@@ -219,14 +223,33 @@ ValidationResult ValidateParsedModule(const ir::Module& parsed, ir::Module* cons
       builtins::HasBuiltinImports(*module)) {
     builtins::UpgradeOptions upgrade_options;
     upgrade_options.declare_requirements = false;
-    upgraded = consumable ? builtins::UpgradeBuiltinCalls(std::move(*consumable), upgrade_options)
-                          : builtins::UpgradeBuiltinCalls(*module, upgrade_options);
+    switch (where) {
+      case UpgradeIn::kCopy:
+        upgraded = builtins::UpgradeBuiltinCalls(*module, upgrade_options);
+        break;
+      case UpgradeIn::kModuleDropped:
+        upgraded = builtins::UpgradeBuiltinCalls(std::move(*changeable), upgrade_options);
+        break;
+      case UpgradeIn::kModuleRestored:
+        upgraded = builtins::UpgradeBuiltinCallsInPlace(*changeable, upgrade_options, &undo);
+        module = nullptr;  // the upgraded module, until it is restored
+        break;
+    }
     for (Diagnostic& d : upgraded->errors) diags.push_back(std::move(d));
   }
-  ValidationContext context(upgraded ? upgraded->module : *module, options);
-  if (upgraded) context.SetCallStandIns(upgraded->replacements);
-  RunExtensionRules(context);
-  for (Diagnostic& d : context.diagnostics()) diags.push_back(std::move(d));
+  {
+    // (kModuleDropped moved the module into upgraded->module.)
+    const ir::Module& checked = !upgraded                             ? *module
+                                : where == UpgradeIn::kModuleRestored ? *changeable
+                                                                      : upgraded->module;
+    ValidationContext context(checked, options);
+    if (upgraded) context.SetCallStandIns(upgraded->replacements);
+    RunExtensionRules(context);
+    for (Diagnostic& d : context.diagnostics()) diags.push_back(std::move(d));
+  }
+  if (upgraded && where == UpgradeIn::kModuleRestored) {
+    builtins::RestoreBuiltinCalls(*changeable, undo);
+  }
 
   AttachInstructionText(words, &diags);
   for (const Diagnostic& d : diags) result.valid &= d.severity != Severity::kError;
@@ -237,12 +260,17 @@ ValidationResult ValidateParsedModule(const ir::Module& parsed, ir::Module* cons
 
 ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32_t> words,
                                 const ValidatorOptions& options) {
-  return ValidateParsedModule(parsed, nullptr, words, options);
+  return ValidateParsedModule(parsed, nullptr, UpgradeIn::kCopy, words, options);
 }
 
 ValidationResult ValidateParsed(ir::Module&& parsed, std::span<const uint32_t> words,
                                 const ValidatorOptions& options) {
-  return ValidateParsedModule(parsed, &parsed, words, options);
+  return ValidateParsedModule(parsed, &parsed, UpgradeIn::kModuleDropped, words, options);
+}
+
+ValidationResult ValidateParsedInPlace(ir::Module& parsed, std::span<const uint32_t> words,
+                                       const ValidatorOptions& options) {
+  return ValidateParsedModule(parsed, &parsed, UpgradeIn::kModuleRestored, words, options);
 }
 
 }  // namespace xmx::val

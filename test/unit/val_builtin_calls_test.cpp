@@ -131,6 +131,13 @@ TEST(ValBuiltinCalls, ValidatingInPlaceSaysWhatTheCopySays) {
     EXPECT_EQ(in_place.valid, copied.valid) << name;
     EXPECT_EQ(Dump(in_place), Dump(copied)) << name;
     EXPECT_EQ(Dump(copied), Dump(Validate(words, options))) << name;
+    // Its input is validated with the overload that upgrades the calls in place and undoes it:
+    // the same diagnostics, and the module the passes read next is the one that was read.
+    std::optional<ir::Module> input = ir::Module::FromWords(words, nullptr);
+    ASSERT_TRUE(input);
+    const ValidationResult restored = ValidateParsedInPlace(*input, words, options);
+    EXPECT_EQ(Dump(restored), Dump(copied)) << name;
+    EXPECT_EQ(input->ToWords(), words) << name;
   }
 }
 
