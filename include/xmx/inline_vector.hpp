@@ -63,7 +63,21 @@ class InlineVector {
     }
     data()[size_++] = value;
   }
-  void append(const T* first, size_t count) { insert(size_, first, count); }
+  void append(const T* first, size_t count) {
+    // The common case of reading a module (one operand's words, room reserved): no move, no
+    // growth, so the range may be our own elements; one word is copied without a call.
+    if (size_ + count <= capacity_) {
+      T* const end = data() + size_;
+      if (count == 1) {
+        *end = *first;
+      } else if (count != 0) {
+        std::memcpy(end, first, count * sizeof(T));
+      }
+      size_ += static_cast<uint32_t>(count);
+      return;
+    }
+    insert(size_, first, count);
+  }
   // Inserts [first, first + count) before element `at`; the range may lie in this vector.
   void insert(size_t at, const T* first, size_t count) {
     if (count == 0) return;

@@ -53,7 +53,8 @@ class Parser {
  private:
   bool ParseInstruction();
   bool ParseOperand(const Expected& expected);
-  bool CheckId(uint32_t id, const char* what);
+  inline bool CheckId(uint32_t id, const char* what);
+  [[gnu::noinline, gnu::cold]] bool FailId(uint32_t id, const char* what);
   void PushOperands(std::span<const grammar::Operand> operands, bool skip_result);
   void PushEnumParameters(OperandKindId kind, uint32_t value);
   NumberType NumberTypeOf(uint32_t type_id) const;
@@ -284,6 +285,14 @@ NumberType Parser::NumberTypeOf(uint32_t type_id) const {
 }
 
 bool Parser::CheckId(uint32_t id, const char* what) {
+  // Inlined for the ids every instruction has; the messages are built out of line.
+  if (id != 0 && (id < header_.bound || !options_.check_id_bound)) [[likely]] {
+    return true;
+  }
+  return FailId(id, what);
+}
+
+bool Parser::FailId(uint32_t id, const char* what) {
   if (id == 0) {
     return Fail(inst_offset_ + pos_, std::string(what) + " is 0 in " + InstName() +
                                          " at word offset " + std::to_string(pos_));

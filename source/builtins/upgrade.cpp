@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "builtins/itanium_names.hpp"
 #include "builtins/recognise.hpp"
@@ -82,22 +83,78 @@ grammar::OperandKindId OperandKind(spv::Op opcode, size_t index) {
   return grammar::OperandKindId::kIdRef;
 }
 
+// Removes the elements of `list` that `pred` selects: erased, or with `taken` moved to its
+// elements, each with the element that followed it, for PutBack.
+template <typename T, typename Pred>
+void TakeOutIf(std::list<T>& list, Pred&& pred, UpgradeUndo::TakenOut<T>* taken) {
+  for (auto it = list.begin(); it != list.end();) {
+    if (!pred(std::as_const(*it))) {
+      ++it;
+      continue;
+    }
+    const auto next = std::next(it);
+    if (taken) {
+      taken->elements.splice(taken->elements.end(), list, it);
+      taken->before.push_back(next);
+    } else {
+      list.erase(it);
+    }
+    it = next;
+  }
+}
+
+// Last taken out first: the element one went before may be one taken out after it.
+template <typename T>
+void PutBack(std::list<T>& list, UpgradeUndo::TakenOut<T>& taken) {
+  while (!taken.before.empty()) {
+    list.splice(taken.before.back(), taken.elements, std::prev(taken.elements.end()));
+    taken.before.pop_back();
+  }
+}
+
+// Erases the elements of `list` past its first `count`.
+template <typename T>
+void KeepFirst(std::list<T>& list, size_t count) {
+  while (list.size() > count) list.pop_back();
+}
+
 class Upgrader {
  public:
+  // Reads `original`; the copy the calls are replaced in is made by the caller (Run's module).
   Upgrader(const ir::Module& original, const UpgradeOptions& options)
       : info_(original),
         types_(original),
         options_(options),
-        imports_(RecogniseImports(original, info_, types_)) {
-    result_.module = original;
+        imports_(RecogniseImports(original, info_, types_)) {}
+
+  // `module` is what the calls are replaced in: a copy of the module the constructor read, or
+  // that module itself (its instructions stay where they are when it is moved, so what info_ and
+  // types_ point to stays valid; the upgrade only replaces calls and appends constants).
+  UpgradeResult Run(ir::Module module) {
+    result_.module = std::move(module);
+    return Run();
   }
 
+  // The upgrade in `module` itself (the module the constructor read), each change recorded in
+  // *undo; result.module is left empty.
+  UpgradeResult RunInPlace(ir::Module& module, UpgradeUndo* undo) {
+    module_ = &module;
+    undo_ = undo;
+    *undo = UpgradeUndo{};
+    undo->bound = module.header().bound;
+    undo->globals = module.globals().size();
+    undo->capabilities = module.capabilities().size();
+    undo->extensions = module.extensions().size();
+    return Run();
+  }
+
+ private:
   UpgradeResult Run() {
     ReportSignatures();
-    ConstantPool pool(result_.module);
+    ConstantPool pool(*module_);
     std::map<uint32_t, int> calls_left;  // import -> calls not replaced
     std::set<spv::Op> used;
-    for (ir::Function& function : result_.module.functions()) {
+    for (ir::Function& function : module_->functions()) {
       for (ir::BasicBlock& block : function.blocks) {
         for (ir::Instruction& inst : block.instructions) {
           if (inst.opcode() != spv::Op::OpFunctionCall || inst.num_operands() < 1) continue;
@@ -118,7 +175,6 @@ class Upgrader {
     return std::move(result_);
   }
 
- private:
   void ReportSignatures() {
     for (const auto& [id, import] : imports_) {
       if (import.entry) continue;
@@ -133,7 +189,7 @@ class Upgrader {
   }
 
   const ir::Function* FindFunction(uint32_t id) const {
-    for (const ir::Function& f : result_.module.functions()) {
+    for (const ir::Function& f : module_->functions()) {
       if (f.id() == id) return &f;
     }
     return nullptr;
@@ -200,6 +256,7 @@ class Upgrader {
     inst.debug_lines() = std::move(call.debug_lines());
     result_.replacements.push_back({call.source_index(), import.name, import.linkage_name,
                                     import.opcode, import.CallPrefix()});
+    if (undo_) undo_->calls.emplace_back(&call, std::move(call));
     call = std::move(inst);
     return true;
   }
@@ -215,19 +272,21 @@ class Upgrader {
         candidates.insert(id);
       }
     }
-    for (const ir::Instruction& inst : result_.module.annotations()) {
+    for (const ir::Instruction& inst : module_->annotations()) {
       if (inst.opcode() != spv::Op::OpGroupDecorate) continue;
       for (size_t i = 1; i < inst.num_operands(); ++i) candidates.erase(inst.word(i));
     }
     // Calls from other places (e.g. OpEntryPoint cannot name a declaration) are counted above.
     // The declarations' parameters go with them, and so do their names and decorations
     // (llvm-spirv-15 gives a built-in's parameters FuncParamAttr).
-    for (const ir::Function& f : result_.module.functions()) {
+    for (const ir::Function& f : module_->functions()) {
       if (!f.IsDeclaration() || !candidates.count(f.id())) continue;
       for (const ir::Instruction& param : f.parameters) gone.insert(param.result_id());
     }
-    result_.module.functions().remove_if(
-        [&](const ir::Function& f) { return f.IsDeclaration() && candidates.count(f.id()); });
+    TakeOutIf(
+        module_->functions(),
+        [&](const ir::Function& f) { return f.IsDeclaration() && candidates.count(f.id()); },
+        undo_ ? &undo_->functions : nullptr);
     gone.insert(candidates.begin(), candidates.end());
     auto targets_gone = [&](const ir::Instruction& inst) {
       switch (inst.opcode()) {
@@ -241,12 +300,12 @@ class Upgrader {
           return false;
       }
     };
-    result_.module.debug().remove_if(targets_gone);
-    result_.module.annotations().remove_if(targets_gone);
+    TakeOutIf(module_->debug(), targets_gone, undo_ ? &undo_->debug : nullptr);
+    TakeOutIf(module_->annotations(), targets_gone, undo_ ? &undo_->annotations : nullptr);
   }
 
   void DeclareRequirements(const std::set<spv::Op>& used) {
-    ir::Module& m = result_.module;
+    ir::Module& m = *module_;
     for (spv::Op opcode : used) {
       const grammar::Instruction* desc = grammar::FindInstruction(static_cast<uint32_t>(opcode));
       if (!desc) continue;
@@ -280,6 +339,8 @@ class Upgrader {
   const UpgradeOptions& options_;
   std::map<uint32_t, RecognisedImport> imports_;
   UpgradeResult result_;
+  ir::Module* module_ = &result_.module;  // the module the calls are replaced in
+  UpgradeUndo* undo_ = nullptr;           // set for an upgrade in place
   std::set<uint32_t> dropped_results_;
 };
 
@@ -301,7 +362,35 @@ bool HasBuiltinImports(const ir::Module& module) {
 }
 
 UpgradeResult UpgradeBuiltinCalls(const ir::Module& module, const UpgradeOptions& options) {
-  return Upgrader(module, options).Run();
+  return Upgrader(module, options).Run(module);
+}
+
+UpgradeResult UpgradeBuiltinCalls(ir::Module&& module, const UpgradeOptions& options) {
+  Upgrader upgrader(module, options);
+  return upgrader.Run(std::move(module));
+}
+
+UpgradeResult UpgradeBuiltinCallsInPlace(ir::Module& module, const UpgradeOptions& options,
+                                         UpgradeUndo* undo) {
+  Upgrader upgrader(module, options);
+  return upgrader.RunInPlace(module, undo);
+}
+
+void RestoreBuiltinCalls(ir::Module& module, UpgradeUndo& undo) {
+  // In the reverse order of the upgrade's changes.
+  KeepFirst(module.extensions(), undo.extensions);
+  KeepFirst(module.capabilities(), undo.capabilities);
+  PutBack(module.annotations(), undo.annotations);
+  PutBack(module.debug(), undo.debug);
+  PutBack(module.functions(), undo.functions);
+  for (auto it = undo.calls.rbegin(); it != undo.calls.rend(); ++it) {
+    auto& [place, call] = *it;
+    call.debug_lines() = std::move(place->debug_lines());
+    *place = std::move(call);
+  }
+  KeepFirst(module.globals(), undo.globals);
+  module.header().bound = undo.bound;
+  undo = UpgradeUndo{};
 }
 
 }  // namespace xmx::builtins

@@ -9,7 +9,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "xmx/diagnostic.hpp"
@@ -41,11 +43,39 @@ struct UpgradeResult {
   bool ok() const { return errors.empty(); }
 };
 
+// What an upgrade in place changed, for RestoreBuiltinCalls.
+struct UpgradeUndo {
+  // Elements taken out of a list, each with the element it went before.
+  template <typename T>
+  struct TakenOut {
+    std::list<T> elements;
+    std::vector<typename std::list<T>::iterator> before;
+  };
+  std::vector<std::pair<ir::Instruction*, ir::Instruction>> calls;  // replacement, its call
+  TakenOut<ir::Function> functions;
+  TakenOut<ir::Instruction> debug;
+  TakenOut<ir::Instruction> annotations;
+  // What the module had before (the upgrade appends constants and requirements).
+  uint32_t bound = 0;
+  size_t globals = 0;
+  size_t capabilities = 0;
+  size_t extensions = 0;
+};
+
 // Whether the module imports any built-in of the table (cheap; no copy).
 bool HasBuiltinImports(const ir::Module& module);
 
 // A copy of `module` with every call of a recognised built-in replaced. Declarations left
 // without calls are removed with their names and decorations.
 UpgradeResult UpgradeBuiltinCalls(const ir::Module& module, const UpgradeOptions& options = {});
+// The same on a module the caller no longer needs: the calls are replaced in `module` itself
+// instead of a copy (the validator of xmx-opt's output, whose module is dropped after).
+UpgradeResult UpgradeBuiltinCalls(ir::Module&& module, const UpgradeOptions& options = {});
+// The same in `module` itself (result.module is left empty), with what changed in *undo, so that
+// RestoreBuiltinCalls(module, *undo) makes `module` what it was, instruction for instruction: the
+// validator of xmx-opt's input, whose module the passes read next, checks it without a copy.
+UpgradeResult UpgradeBuiltinCallsInPlace(ir::Module& module, const UpgradeOptions& options,
+                                         UpgradeUndo* undo);
+void RestoreBuiltinCalls(ir::Module& module, UpgradeUndo& undo);
 
 }  // namespace xmx::builtins

@@ -330,8 +330,9 @@ Result<OptimizeReport> Optimize(std::span<const uint32_t> words, std::span<const
   val::ValidatorOptions validator = options.validator;
   validator.target_env = options.target_env;
   if (!options.skip_validation) {
-    // The validator reads the module the passes start from, not a second parse of `words`.
-    val::ValidationResult input = val::ValidateParsed(*module, words, validator);
+    // The validator reads the module the passes start from, not a second parse of `words`, and
+    // leaves it as it was.
+    val::ValidationResult input = val::ValidateParsedInPlace(*module, words, validator);
     said = std::move(input.diagnostics);
     if (!input.valid) return Out::Failure(std::move(said));
   }
@@ -349,9 +350,11 @@ Result<OptimizeReport> Optimize(std::span<const uint32_t> words, std::span<const
     // spirv-opt trusts its passes; we do not: an invalid result is never written. (A module no
     // pass changed is the input, validated above.) The module the passes left is what
     // report.words encodes; once its instructions know their places there (they do when it was
-    // read from them), the validator reads it as it would have read report.words.
+    // read from them), the validator reads it as it would have read report.words. The module is
+    // not needed after (report.words is the result), so the validator may change it.
     if (!positions_known) SetEncodedPositions(driver.module());
-    val::ValidationResult output = val::ValidateParsed(driver.module(), report.words, validator);
+    val::ValidationResult output =
+        val::ValidateParsed(std::move(driver.module()), report.words, validator);
     if (!output.valid) {
       said.push_back(Error("the optimized module is invalid (a pass wrote it wrongly):"));
       for (Diagnostic& d : output.diagnostics) said.push_back(std::move(d));

@@ -14,5 +14,14 @@ namespace xmx::val {
 // gives: every instruction's source index and word offset are its place in `words`.
 ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32_t> words,
                                 const ValidatorOptions& options);
+// The same for a module the caller drops afterwards (xmx-opt's output): the built-in calls are
+// upgraded for our rules in `parsed` itself instead of in a copy, so `parsed` is left unspecified.
+ValidationResult ValidateParsed(ir::Module&& parsed, std::span<const uint32_t> words,
+                                const ValidatorOptions& options);
+// The same for a module the caller needs afterwards (xmx-opt's input, which the passes read):
+// the calls are upgraded in `parsed` itself and changed back before it returns, so `parsed` ends
+// as it was, instruction for instruction.
+ValidationResult ValidateParsedInPlace(ir::Module& parsed, std::span<const uint32_t> words,
+                                       const ValidatorOptions& options);
 
 }  // namespace xmx::val

@@ -164,11 +164,19 @@ ValidationResult Validate(std::span<const uint32_t> words, const ValidatorOption
     result.valid = false;
     return result;
   }
-  return ValidateParsed(*module, words, options);
+  return ValidateParsed(std::move(*module), words, options);  // dropped after
 }
 
-ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32_t> words,
-                                const ValidatorOptions& options) {
+namespace {
+
+// Where our rules see the built-in calls upgraded: a copy of the module, the module itself left
+// upgraded, or the module itself changed back afterwards.
+enum class UpgradeIn { kCopy, kModuleDropped, kModuleRestored };
+
+// ValidateParsed; `changeable` is null for kCopy, else `parsed` itself.
+ValidationResult ValidateParsedModule(const ir::Module& parsed, ir::Module* changeable,
+                                      UpgradeIn where, std::span<const uint32_t> words,
+                                      const ValidatorOptions& options) {
   ValidationResult result;
   std::vector<Diagnostic>& diags = result.diagnostics;
   const ir::Module* module = &parsed;
@@ -189,25 +197,9 @@ ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32
     RunCoreValidation(lifted->module, lifted_words, options, &original, &diags);
   }
 
-  // Built-in calls (issue 9): our rules see each call as the instruction it stands for, in an
-  // upgraded copy; core validation above saw the calls as they are.
-  std::optional<builtins::UpgradeResult> upgraded;
-  // Only a function declaration can be an imported built-in the upgrade replaces (an imported
-  // variable such as __spirv_BuiltInGlobalInvocationId is not one); asking the built-in table
-  // first would build it, a fixed cost as large as a small module's own rules.
-  if (std::ranges::any_of(module->functions(), &ir::Function::IsDeclaration) &&
-      builtins::HasBuiltinImports(*module)) {
-    builtins::UpgradeOptions upgrade_options;
-    upgrade_options.declare_requirements = false;
-    upgraded = builtins::UpgradeBuiltinCalls(*module, upgrade_options);
-    for (Diagnostic& d : upgraded->errors) diags.push_back(std::move(d));
-  }
-  ValidationContext context(upgraded ? upgraded->module : *module, options);
-  if (upgraded) context.SetCallStandIns(upgraded->replacements);
-  RunExtensionRules(context);
-  for (Diagnostic& d : context.diagnostics()) diags.push_back(std::move(d));
-
   // Diagnostics from SPIRV-Tools carry only an instruction index; add the word offset and opcode.
+  // (Done before the upgrade below, which may change the module; the upgrade's errors and our
+  // rules' diagnostics carry both already.)
   if (!diags.empty()) {
     std::vector<const ir::Instruction*> by_index;
     module->ForEachInstruction(
@@ -219,9 +211,66 @@ ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32
       if (!d.opcode) d.opcode = static_cast<uint32_t>(inst.opcode());
     }
   }
+
+  // Built-in calls (issue 9): our rules see each call as the instruction it stands for, in an
+  // upgraded copy; core validation above saw the calls as they are.
+  std::optional<builtins::UpgradeResult> upgraded;
+  builtins::UpgradeUndo undo;
+  // Only a function declaration can be an imported built-in the upgrade replaces (an imported
+  // variable such as __spirv_BuiltInGlobalInvocationId is not one); asking the built-in table
+  // first would build it, a fixed cost as large as a small module's own rules.
+  if (std::ranges::any_of(module->functions(), &ir::Function::IsDeclaration) &&
+      builtins::HasBuiltinImports(*module)) {
+    builtins::UpgradeOptions upgrade_options;
+    upgrade_options.declare_requirements = false;
+    switch (where) {
+      case UpgradeIn::kCopy:
+        upgraded = builtins::UpgradeBuiltinCalls(*module, upgrade_options);
+        break;
+      case UpgradeIn::kModuleDropped:
+        upgraded = builtins::UpgradeBuiltinCalls(std::move(*changeable), upgrade_options);
+        break;
+      case UpgradeIn::kModuleRestored:
+        upgraded = builtins::UpgradeBuiltinCallsInPlace(*changeable, upgrade_options, &undo);
+        module = nullptr;  // the upgraded module, until it is restored
+        break;
+    }
+    for (Diagnostic& d : upgraded->errors) diags.push_back(std::move(d));
+  }
+  {
+    // (kModuleDropped moved the module into upgraded->module.)
+    const ir::Module& checked = !upgraded                             ? *module
+                                : where == UpgradeIn::kModuleRestored ? *changeable
+                                                                      : upgraded->module;
+    ValidationContext context(checked, options);
+    if (upgraded) context.SetCallStandIns(upgraded->replacements);
+    RunExtensionRules(context);
+    for (Diagnostic& d : context.diagnostics()) diags.push_back(std::move(d));
+  }
+  if (upgraded && where == UpgradeIn::kModuleRestored) {
+    builtins::RestoreBuiltinCalls(*changeable, undo);
+  }
+
   AttachInstructionText(words, &diags);
   for (const Diagnostic& d : diags) result.valid &= d.severity != Severity::kError;
   return result;
+}
+
+}  // namespace
+
+ValidationResult ValidateParsed(const ir::Module& parsed, std::span<const uint32_t> words,
+                                const ValidatorOptions& options) {
+  return ValidateParsedModule(parsed, nullptr, UpgradeIn::kCopy, words, options);
+}
+
+ValidationResult ValidateParsed(ir::Module&& parsed, std::span<const uint32_t> words,
+                                const ValidatorOptions& options) {
+  return ValidateParsedModule(parsed, &parsed, UpgradeIn::kModuleDropped, words, options);
+}
+
+ValidationResult ValidateParsedInPlace(ir::Module& parsed, std::span<const uint32_t> words,
+                                       const ValidatorOptions& options) {
+  return ValidateParsedModule(parsed, &parsed, UpgradeIn::kModuleRestored, words, options);
 }
 
 }  // namespace xmx::val

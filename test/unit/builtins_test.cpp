@@ -2,6 +2,9 @@
 // producers make, the table's name patterns, and the upgrade of calls into instructions.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -271,6 +274,78 @@ TEST(Upgrade, TwoDBlockReadBecomesTheLoadWithNameConstants) {
   bare.declare_requirements = false;
   EXPECT_EQ(Disassemble(UpgradeBuiltinCalls(*m, bare).module).find("Subgroup2DBlockIOINTEL"),
             std::string::npos);
+}
+
+// The overload for a module the caller gives up upgrades it in place: the same module, the same
+// replacements and errors as the copying one, with or without the requirements.
+TEST(Upgrade, InPlaceGivesWhatTheCopyGives) {
+  const std::vector<std::string> calls = {
+      "%r = OpFunctionCall %void %builtin %base %uint_64 %uint_64 %uint_64 %coord %priv",
+      // The wrong signature for the name: an error, and the call stays.
+      "%r = OpFunctionCall %void %builtin %base %uint_64 %uint_64 %uint_64 %coord"};
+  const std::vector<std::string> types = {
+      "OpTypeFunction %void %gptr %uint %uint %uint %v2uint %pptr",
+      "OpTypeFunction %void %gptr %uint %uint %uint %v2uint"};
+  for (size_t i = 0; i < calls.size(); ++i) {
+    for (bool declare : {true, false}) {
+      std::optional<ir::Module> m = Assemble(CallModule(
+          "_Z41intel_sub_group_2d_block_read_16b_8r16x1cPU3AS1viiiDv2_iPt", types[i], calls[i]));
+      ASSERT_TRUE(m);
+      UpgradeOptions options;
+      options.declare_requirements = declare;
+      const UpgradeResult copied = UpgradeBuiltinCalls(*m, options);
+      UpgradeResult in_place = UpgradeBuiltinCalls(std::move(*m), options);
+      EXPECT_EQ(Disassemble(in_place.module), Disassemble(copied.module)) << i;
+      EXPECT_EQ(in_place.module.header().bound, copied.module.header().bound) << i;
+      ASSERT_EQ(in_place.replacements.size(), copied.replacements.size()) << i;
+      for (size_t r = 0; r < copied.replacements.size(); ++r) {
+        EXPECT_EQ(in_place.replacements[r].source_index, copied.replacements[r].source_index);
+        EXPECT_EQ(in_place.replacements[r].opcode, copied.replacements[r].opcode);
+      }
+      ASSERT_EQ(in_place.errors.size(), copied.errors.size()) << i;
+      for (size_t e = 0; e < copied.errors.size(); ++e) {
+        EXPECT_EQ(in_place.errors[e].Format(), copied.errors[e].Format());
+      }
+      EXPECT_EQ(copied.replacements.size(), i == 0 ? 1u : 0u);
+      EXPECT_EQ(copied.errors.size(), i == 0 ? 0u : 1u);
+    }
+  }
+}
+
+// Every module of the corpus that imports built-ins: the upgrade in place gives the copy's
+// module, and restoring it gives back the module it was, word for word and place for place.
+TEST(Upgrade, InPlaceUpgradeIsUndoneExactly) {
+  size_t upgraded_modules = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(XMX_SOURCE_DIR) + "/test/corpus/spv")) {
+    if (entry.path().extension() != ".spv") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+    Result<std::vector<uint32_t>> words = WordsFromBytes(bytes);
+    if (!words) continue;
+    std::optional<ir::Module> m = ir::Module::FromWords(*words, nullptr);
+    if (!m || !HasBuiltinImports(*m)) continue;
+    for (bool declare : {true, false}) {
+      UpgradeOptions options;
+      options.declare_requirements = declare;
+      const UpgradeResult copied = UpgradeBuiltinCalls(*m, options);
+      UpgradeUndo undo;
+      const UpgradeResult in_place = UpgradeBuiltinCallsInPlace(*m, options, &undo);
+      EXPECT_EQ(m->ToWords(), copied.module.ToWords()) << entry.path();
+      EXPECT_EQ(in_place.replacements.size(), copied.replacements.size()) << entry.path();
+      EXPECT_EQ(in_place.errors.size(), copied.errors.size()) << entry.path();
+      upgraded_modules += !copied.replacements.empty();
+      RestoreBuiltinCalls(*m, undo);
+      EXPECT_EQ(m->ToWords(), *words) << entry.path();
+      // Each instruction is back with its place in the binary.
+      size_t index = 0;
+      bool in_place_again = true;
+      m->ForEachInstruction(
+          [&](const ir::Instruction& inst) { in_place_again &= inst.source_index() == index++; });
+      EXPECT_TRUE(in_place_again) << entry.path();
+    }
+  }
+  EXPECT_GT(upgraded_modules, 0u);
 }
 
 TEST(Upgrade, StoreTakesThePrivateSourceFirst) {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "val/validate_parsed.hpp"
 #include "val_test_support.hpp"
 #include "xmx/device.hpp"
 #include "xmx/validator.hpp"
@@ -109,6 +110,35 @@ TEST(ValBuiltinCalls, TheUsersOwnInstructionKeepsItsDeclarationRules) {
   }
   EXPECT_EQ(on_call, 0) << Dump(r);
   EXPECT_EQ(on_own, 1) << Dump(r);
+}
+
+// xmx-opt validates its output with the overload that upgrades the calls in the module itself:
+// it must say exactly what the copying one says (errors on the call, on the user's own
+// instruction, none at all).
+TEST(ValBuiltinCalls, ValidatingInPlaceSaysWhatTheCopySays) {
+  const std::pair<std::string, bool> cases[] = {
+      {"intel_sub_group_2d_block_read_16b_8r16x1c", false},
+      {"intel_sub_group_2d_block_read_16b_8r7x1c", false},
+      {"intel_sub_group_2d_block_read_16b_8r16x1c", true}};
+  for (const auto& [name, own_load] : cases) {
+    const std::vector<uint32_t> words = Assemble(Module(name, own_load));
+    ValidatorOptions options;
+    options.device = device::FindBuiltinProfile("pvc");
+    std::optional<ir::Module> module = ir::Module::FromWords(words, nullptr);
+    ASSERT_TRUE(module);
+    const ValidationResult copied = ValidateParsed(*module, words, options);
+    const ValidationResult in_place = ValidateParsed(std::move(*module), words, options);
+    EXPECT_EQ(in_place.valid, copied.valid) << name;
+    EXPECT_EQ(Dump(in_place), Dump(copied)) << name;
+    EXPECT_EQ(Dump(copied), Dump(Validate(words, options))) << name;
+    // Its input is validated with the overload that upgrades the calls in place and undoes it:
+    // the same diagnostics, and the module the passes read next is the one that was read.
+    std::optional<ir::Module> input = ir::Module::FromWords(words, nullptr);
+    ASSERT_TRUE(input);
+    const ValidationResult restored = ValidateParsedInPlace(*input, words, options);
+    EXPECT_EQ(Dump(restored), Dump(copied)) << name;
+    EXPECT_EQ(input->ToWords(), words) << name;
+  }
 }
 
 }  // namespace

@@ -360,6 +360,62 @@ bool LoadBlock2dIntoLanes(const Block2dPayloadLayout& layout, const Block2dSurfa
   return true;
 }
 
+bool PlainBlock2d(const Block2dPayloadLayout& layout, const Block2dSurface& surface,
+                  uint64_t* first_row_byte) {
+  const Block2dShape& shape = layout.shape();
+  const int64_t e = shape.element_size;
+  const int e_shift = std::countr_zero(shape.element_size);
+  constexpr int64_t kMaxExtent = int64_t{1} << 24;
+  // CheckBlock2d's checks, in its order.
+  if (surface.base_offset % 64 != 0 || surface.width < 64 || surface.width > kMaxExtent) {
+    return false;
+  }
+  if ((surface.width & ((e <= 2 ? 4 : e) - 1)) != 0) return false;  // 4 or e: powers of two
+  if (surface.height <= 0 || surface.height > kMaxExtent) return false;
+  if (surface.pitch < surface.width || surface.pitch % 16 != 0) return false;
+  if (e <= 2 && (surface.x & ((4 >> e_shift) - 1)) != 0) return false;
+  // The block wholly inside: the bounds hold width, height and the coordinates below 2^24 (no
+  // product below can overflow once the pitch and the base offset are bounded too).
+  constexpr int64_t kMaxPitch = int64_t{1} << 32;
+  constexpr uint64_t kMaxBase = uint64_t{1} << 48;
+  const int64_t row_elements = int64_t{shape.block_count} * shape.block_width;
+  if (surface.x < 0 || surface.y < 0 || surface.pitch > kMaxPitch ||
+      surface.base_offset > kMaxBase || surface.x + row_elements > (surface.width >> e_shift) ||
+      surface.y + int64_t{shape.block_height} > surface.height) {
+    return false;
+  }
+  const uint64_t first =
+      surface.base_offset + static_cast<uint64_t>(surface.y * surface.pitch + surface.x * e);
+  const uint64_t end =
+      first + static_cast<uint64_t>((shape.block_height - 1) * surface.pitch + row_elements * e);
+  if (end > surface.allocation_size) return false;
+  *first_row_byte = first;
+  return true;
+}
+
+// TransposeWholeBlock with the layout's routines, chosen for the block's dimensions.
+void TransposeBlockIntoLanes(const Block2dPayloadLayout& layout, const uint8_t* first_row,
+                             int64_t pitch, uint8_t* lanes, size_t lane_stride) {
+  const Block2dShape& shape = layout.shape();
+  const size_t block_bytes = size_t{shape.block_width} * shape.element_size;
+  const uint32_t units = static_cast<uint32_t>(block_bytes / layout.lane_unit_);
+  for (uint32_t b = 0; b < shape.block_count; ++b) {
+    layout.load_transpose_(first_row + b * block_bytes, pitch, lanes + layout.row_start_[b],
+                           static_cast<ptrdiff_t>(lane_stride), shape.block_height, units);
+  }
+}
+
+void TransposeBlockFromLanes(const Block2dPayloadLayout& layout, const uint8_t* lanes,
+                             size_t lane_stride, uint8_t* first_row, int64_t pitch) {
+  const Block2dShape& shape = layout.shape();
+  const size_t block_bytes = size_t{shape.block_width} * shape.element_size;
+  const uint32_t units = static_cast<uint32_t>(block_bytes / layout.lane_unit_);
+  for (uint32_t b = 0; b < shape.block_count; ++b) {
+    layout.store_transpose_(lanes + layout.row_start_[b], static_cast<ptrdiff_t>(lane_stride),
+                            first_row + b * block_bytes, pitch, units, shape.block_height);
+  }
+}
+
 void StoreBlock2d(const Block2dPayloadLayout& layout, const Block2dMutableSurface& surface,
                   const uint8_t* payload) {
   const Block2dShape& shape = layout.shape();

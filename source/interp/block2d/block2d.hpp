@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "interp/block2d/block2d_transpose.hpp"
 #include "xmx/device.hpp"
 
 namespace xmx::interp {
@@ -80,6 +81,10 @@ class Block2dPayloadLayout {
                                                      std::string* why_not);
 
   const Block2dShape& shape() const { return shape_; }
+  // A load whose block is one transposition that fills every payload byte: a block wholly
+  // inside its surface goes straight into the invocations' bytes (LoadBlock2dIntoLanes,
+  // TransposeBlockIntoLanes). A store of such a shape goes straight out of them.
+  bool is_covering_transposition() const { return lane_unit_ != 0 && payload_covered_; }
   // Bytes of private data each invocation reads or writes over all blocks; 0 for Prefetch.
   uint32_t payload_bytes_per_lane() const { return payload_bytes_per_lane_; }
   uint32_t payload_bytes() const { return payload_bytes_per_lane_ * shape_.subgroup_size; }
@@ -109,6 +114,10 @@ class Block2dPayloadLayout {
                                    size_t);
   friend void StoreBlock2d(const Block2dPayloadLayout&, const Block2dMutableSurface&,
                            const uint8_t*);
+  friend void TransposeBlockIntoLanes(const Block2dPayloadLayout&, const uint8_t*, int64_t,
+                                      uint8_t*, size_t);
+  friend void TransposeBlockFromLanes(const Block2dPayloadLayout&, const uint8_t*, size_t, uint8_t*,
+                                      int64_t);
 
   Block2dPayloadLayout() = default;
   bool BuildRowPlan();
@@ -135,6 +144,10 @@ class Block2dPayloadLayout {
   // column per invocation put four 1-byte or two 2-byte rows in each 32-bit word, which is
   // the same transposition of the memory rows.
   uint32_t lane_unit_ = 0;
+  // For lane_unit_ != 0: the transposition of one block, memory rows to invocations (loads)
+  // and back (stores), chosen for its dimensions once (block2d_transpose.hpp).
+  TransposeRoutine load_transpose_ = nullptr;
+  TransposeRoutine store_transpose_ = nullptr;
   // Every payload byte receives an element when the block is wholly in bounds (no padding, no
   // slot without a row), so a load need not clear the payload first.
   bool payload_covered_ = false;
@@ -150,6 +163,24 @@ class Block2dPayloadLayout {
 // The per-invocation private pointer's alignment is the caller's to check.
 std::optional<std::string> CheckBlock2d(const Block2dPayloadLayout& layout,
                                         const Block2dSurface& surface);
+
+// The plain execution, decided in 64-bit arithmetic without building a message: every check of
+// CheckBlock2d passes and the whole block lies inside the surface and the allocation. Then sets
+// *first_row_byte to the allocation byte offset of the block's first element (memory row r of
+// the block starts Memory Pitch * r bytes after it). False means only "not shown plain": the
+// caller takes the general path, which checks and clips exactly. 2D block instructions run at
+// every K step of a GEMM; this keeps their fixed cost small.
+bool PlainBlock2d(const Block2dPayloadLayout& layout, const Block2dSurface& surface,
+                  uint64_t* first_row_byte);
+
+// For a layout with is_covering_transposition() and a block that PlainBlock2d accepted: moves
+// the block whose first memory row is at `first_row` (rows `pitch` bytes apart) into the
+// invocations' bytes, invocation i's at lanes + i * lane_stride (lane_stride >=
+// payload_bytes_per_lane()), as LoadBlock2dIntoLanes would; and back for a store.
+void TransposeBlockIntoLanes(const Block2dPayloadLayout& layout, const uint8_t* first_row,
+                             int64_t pitch, uint8_t* lanes, size_t lane_stride);
+void TransposeBlockFromLanes(const Block2dPayloadLayout& layout, const uint8_t* lanes,
+                             size_t lane_stride, uint8_t* first_row, int64_t pitch);
 
 // Load, LoadTransform, LoadTranspose: fills `payload` (layout.payload_bytes() bytes). Elements
 // out of bounds, padded elements and slots no block row maps to read as zero (DECISIONS 4), and

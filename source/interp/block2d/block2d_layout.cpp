@@ -204,6 +204,11 @@ bool Block2dPayloadLayout::BuildRowPlan() {
     }
   }
   lane_unit_ = TransposedUnit();
+  if (lane_unit_ != 0) {
+    const uint32_t units = shape_.block_width * shape_.element_size / lane_unit_;
+    load_transpose_ = TransposeRoutineFor(shape_.block_height, units, lane_unit_);
+    store_transpose_ = TransposeRoutineFor(units, shape_.block_height, lane_unit_);
+  }
   return true;
 }
 

@@ -215,7 +215,40 @@ void Transpose(const uint8_t* src, ptrdiff_t src_row_stride, uint8_t* dst,
                      tiled_columns);
 }
 
+template <typename T>
+void TransposeOf(const uint8_t* src, ptrdiff_t src_row_stride, uint8_t* dst,
+                 ptrdiff_t dst_column_stride, uint32_t rows, uint32_t columns) {
+  Transpose<T>(src, src_row_stride, dst, dst_column_stride, rows, columns);
+}
+
+template <typename T>
+TransposeRoutine RoutineFor(uint32_t rows, uint32_t columns) {
+#if XMX_TRANSPOSE_AVX2
+  constexpr uint32_t kTile = DoubleTile<T>::kTile;
+  if (rows % (2 * kTile) == 0 && columns % kTile == 0 && rows != 0 && columns != 0 &&
+      CpuRunsAvx2()) {
+    return &TransposeDoubleTiles<T>;
+  }
+#endif
+  (void)rows;
+  (void)columns;
+  return &TransposeOf<T>;
+}
+
 }  // namespace
+
+TransposeRoutine TransposeRoutineFor(uint32_t rows, uint32_t columns, uint32_t element_bytes) {
+  switch (element_bytes) {
+    case 1:
+      return RoutineFor<uint8_t>(rows, columns);
+    case 2:
+      return RoutineFor<uint16_t>(rows, columns);
+    case 4:
+      return RoutineFor<uint32_t>(rows, columns);
+    default:
+      return RoutineFor<uint64_t>(rows, columns);
+  }
+}
 
 void TransposeElements(const uint8_t* src, ptrdiff_t src_row_stride, uint8_t* dst,
                        ptrdiff_t dst_column_stride, uint32_t rows, uint32_t columns,

@@ -20,4 +20,11 @@ void TransposeElements(const uint8_t* src, ptrdiff_t src_row_stride, uint8_t* ds
                        ptrdiff_t dst_column_stride, uint32_t rows, uint32_t columns,
                        uint32_t element_bytes);
 
+// TransposeElements for one fixed (rows, columns, element_bytes), chosen once: a shape that the
+// double tiles cover exactly, on a CPU with AVX2, goes to them without the dispatch and the
+// edge passes. Same contract as TransposeElements.
+using TransposeRoutine = void (*)(const uint8_t* src, ptrdiff_t src_row_stride, uint8_t* dst,
+                                  ptrdiff_t dst_column_stride, uint32_t rows, uint32_t columns);
+TransposeRoutine TransposeRoutineFor(uint32_t rows, uint32_t columns, uint32_t element_bytes);
+
 }  // namespace xmx::interp

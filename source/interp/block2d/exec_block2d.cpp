@@ -21,7 +21,28 @@ struct Block2dData {
   // Which of base, width, height, pitch, coordinate (bits 0-4) need the run-time uniformity
   // check: the loader proves the others uniform.
   uint32_t check_uniform = 0;
+  // The private pointer when the loader knows it (PrivateAddress, loader.hpp) and the payload
+  // of every invocation lies inside its own copy of the variable, suitably aligned: then
+  // known_private_variable + 1, else 0.
+  uint32_t known_private_variable = 0;
+  uint32_t known_private_offset = 0;
 };
+
+// Every invocation's payload bytes, lane i's at the result + i * *stride, when they lie in the
+// work-items' private memory and the access is plainly allowed; else nullptr.
+uint8_t* PrivateLanes(Subgroup& sg, const Block2dData& d, bool write, size_t* stride) {
+  const uint32_t per_lane = d.layout.payload_bytes_per_lane();
+  if (d.known_private_variable != 0 && sg.lanes <= 64 &&
+      sg.mask == (~uint64_t{0} >> (64 - sg.lanes))) {
+    const WorkGroup& g = *sg.group;
+    const PrivateLayout& layout = g.program->private_layout;
+    *stride = layout.bytes_per_item;
+    return g.private_base + sg.first_item * *stride + layout.offsets[d.known_private_variable - 1] +
+           d.known_private_offset;
+  }
+  return LaneStridedPrivate(sg, sg.reg<uint64_t>(d.private_pointer), per_lane,
+                            d.layout.shape().element_size, write, stride);
+}
 
 const char* const kOperandNames[] = {"Base Pointer", "Memory Width", "Memory Height",
                                      "Memory Pitch", "Coordinate"};
@@ -56,6 +77,32 @@ const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
       return StopSubgroup(sg);
     }
     return in + 1;
+  }
+  // The plain case (no report possible, the block wholly inside, the payload one transposition
+  // of the private bytes): straight between memory and the work-items' private bytes. Not when
+  // the block itself lies in private memory (a kernel's mistake, but it runs): the general
+  // path stages the payload, which keeps overlapping source and destination apart.
+  uint64_t first_row_byte = 0;
+  if (d.layout.is_covering_transposition() && PlainBlock2d(d.layout, surface, &first_row_byte)) {
+    if (op == Block2dOp::kPrefetch) return in + 1;
+    const uint32_t block_allocation = PointerAllocation(base);
+    const bool private_block =
+        block_allocation >= sg.group->private_first && block_allocation < sg.group->private_end;
+    size_t stride = 0;
+    if (!private_block) {
+      if (op == Block2dOp::kStore) {
+        if (const uint8_t* lanes = PrivateLanes(sg, d, /*write=*/false, &stride)) {
+          if (!a->read_only) {
+            TransposeBlockFromLanes(d.layout, lanes, stride, a->data + first_row_byte,
+                                    surface.pitch);
+          }
+          return in + 1;
+        }
+      } else if (uint8_t* lanes = PrivateLanes(sg, d, /*write=*/true, &stride)) {
+        TransposeBlockIntoLanes(d.layout, a->data + first_row_byte, surface.pitch, lanes, stride);
+        return in + 1;
+      }
+    }
   }
   if (sg.group->checking()) {
     if (std::optional<std::string> problem = CheckBlock2d(d.layout, surface)) {
@@ -165,6 +212,18 @@ bool BindBlock2d(Loader& loader, const ir::Instruction& inst, Instr& out) {
                               operands->coordinate};
   for (uint32_t i = 0; i < 5; ++i) {
     if (!loader.KnownUniform(checked[i])) d.check_uniform |= 1u << i;
+  }
+  if (shape.op != Block2dOp::kPrefetch) {
+    if (const std::optional<PrivateAddress> address =
+            loader.PrivateAddressOf(operands->private_pointer)) {
+      const VariableInfo& v = loader.program().private_variables[address->variable];
+      const uint32_t per_lane = layout->payload_bytes_per_lane();
+      if (v.storage == spv::StorageClass::Function && address->offset <= v.bytes &&
+          per_lane <= v.bytes - address->offset && address->offset % shape.element_size == 0) {
+        d.known_private_variable = address->variable + 1;
+        d.known_private_offset = static_cast<uint32_t>(address->offset);
+      }
+    }
   }
   d.payload = loader.ScratchSlot(std::max<uint32_t>(layout->payload_bytes_per_lane(), 1));
   out.fn = ExecBlock2d;

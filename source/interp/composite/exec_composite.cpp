@@ -151,6 +151,101 @@ const Instr* ExecInsertDynamic(Subgroup& sg, const Instr* in) {
   return in + 1;
 }
 
+// OpCompositeInsert of a `kPart`-byte object into a `kWhole`-byte composite (a vector of a few
+// components, a small struct), result in a slot of its own: the copy plan's two pieces as one
+// fixed-size move of the composite and one of the object per lane, which is what the plan does
+// without walking it. in->op[0]: composite, op[1]: object, aux: the part's byte offset.
+template <uint32_t kWhole, uint32_t kPart>
+const Instr* ExecInsertFixed(Subgroup& sg, const Instr* in) {
+  uint8_t* __restrict result = sg.regs + in->result;
+  const uint8_t* __restrict composite = sg.regs + in->op[0];
+  const uint8_t* __restrict object = sg.regs + in->op[1];
+  const uint32_t offset = in->aux;
+  auto lane_copy = [&](uint32_t lane) __attribute__((always_inline)) {
+    std::memcpy(result + lane * kWhole, composite + lane * kWhole, kWhole);
+    std::memcpy(result + lane * kWhole + offset, object + lane * kPart, kPart);
+  };
+  if (sg.full && sg.lanes == 16) {  // the composites in wide moves, then the parts
+    std::memcpy(result, composite, 16 * kWhole);
+    for (uint32_t lane = 0; lane < 16; ++lane) {
+      std::memcpy(result + lane * kWhole + offset, object + lane * kPart, kPart);
+    }
+  } else if (sg.full) {
+    ForAllLanes(sg.lanes, lane_copy);
+  } else {
+    ForEachLane(sg.mask, lane_copy);
+  }
+  return in + 1;
+}
+
+// OpCompositeExtract of a `kPart`-byte member at byte in->aux of a composite of in->size bytes.
+template <uint32_t kPart>
+const Instr* ExecExtractFixed(Subgroup& sg, const Instr* in) {
+  uint8_t* __restrict result = sg.regs + in->result;
+  const uint8_t* __restrict composite = sg.regs + in->op[0] + in->aux;
+  const uint32_t whole = in->size;
+  auto lane_copy = [&](uint32_t lane) __attribute__((always_inline)) {
+    std::memcpy(result + lane * kPart, composite + lane * whole, kPart);
+  };
+  if (sg.full) {
+    ForAllLanes(sg.lanes, lane_copy);
+  } else {
+    ForEachLane(sg.mask, lane_copy);
+  }
+  return in + 1;
+}
+
+template <uint32_t kWhole>
+Handler InsertFixedFor(uint32_t part) {
+  switch (part) {
+    case 1:
+      return ExecInsertFixed<kWhole, 1>;
+    case 2:
+      return ExecInsertFixed<kWhole, 2>;
+    case 4:
+      return ExecInsertFixed<kWhole, 4>;
+    case 8:
+      if constexpr (kWhole > 8) return ExecInsertFixed<kWhole, 8>;
+      return nullptr;
+    default:
+      return nullptr;
+  }
+}
+
+// The fixed-size handler for an insert of `part` bytes into `whole` bytes, or nullptr.
+Handler InsertFixedFor(uint32_t whole, uint32_t part) {
+  if (part >= whole) return nullptr;
+  switch (whole) {
+    case 2:
+      return InsertFixedFor<2>(part);
+    case 4:
+      return InsertFixedFor<4>(part);
+    case 8:
+      return InsertFixedFor<8>(part);
+    case 16:
+      return InsertFixedFor<16>(part);
+    case 32:
+      return InsertFixedFor<32>(part);
+    default:
+      return nullptr;
+  }
+}
+
+Handler ExtractFixedFor(uint32_t part) {
+  switch (part) {
+    case 1:
+      return ExecExtractFixed<1>;
+    case 2:
+      return ExecExtractFixed<2>;
+    case 4:
+      return ExecExtractFixed<4>;
+    case 8:
+      return ExecExtractFixed<8>;
+    default:
+      return nullptr;
+  }
+}
+
 const Instr* ExecCopy(Subgroup& sg, const Instr* in) {
   CopyLanes(sg, in->result, in->op[0], in->size);
   return in + 1;
@@ -185,8 +280,19 @@ bool BindComposite(Loader& loader, const ir::Instruction& inst, Instr& out) {
       if (size != loader.Type(part).lane_bytes) {
         return loader.Fail(inst, "the result type is not the type of the part the indices name");
       }
-      plan.pieces.push_back(
-          {loader.Slot(composite), loader.TypeOfValue(composite).lane_bytes, offset, 0, size});
+      const uint32_t whole = loader.TypeOfValue(composite).lane_bytes;
+      const uint32_t result_slot = loader.Slot(inst.result_id());
+      const uint32_t composite_slot = loader.Slot(composite);
+      if (Handler fixed = ExtractFixedFor(size);
+          fixed != nullptr && result_slot != composite_slot) {
+        out.fn = fixed;
+        out.result = result_slot;
+        out.op[0] = composite_slot;
+        out.aux = offset;
+        out.size = whole;
+        return true;
+      }
+      plan.pieces.push_back({composite_slot, whole, offset, 0, size});
       plan.result_stride = size;
       break;
     }
@@ -206,8 +312,22 @@ bool BindComposite(Loader& loader, const ir::Instruction& inst, Instr& out) {
       if (size != loader.Type(part).lane_bytes) {
         return loader.Fail(inst, "the object is not of the type of the part the indices name");
       }
-      plan.pieces.push_back({loader.Slot(composite), whole, 0, 0, whole});
-      plan.pieces.push_back({loader.Slot(object), size, 0, offset, size});
+      const uint32_t result_slot = loader.Slot(inst.result_id());
+      const uint32_t composite_slot = loader.Slot(composite), object_slot = loader.Slot(object);
+      // Only for a result in a slot of its own (phi coalescing may give it the composite's):
+      // the fixed-size handler writes the result as it reads the sources.
+      if (Handler fixed = InsertFixedFor(whole, size);
+          fixed != nullptr && result_slot != composite_slot && result_slot != object_slot) {
+        out.fn = fixed;
+        out.result = result_slot;
+        out.op[0] = composite_slot;
+        out.op[1] = object_slot;
+        out.aux = offset;
+        out.size = whole;
+        return true;
+      }
+      plan.pieces.push_back({composite_slot, whole, 0, 0, whole});
+      plan.pieces.push_back({object_slot, size, 0, offset, size});
       plan.result_stride = whole;
       break;
     }
