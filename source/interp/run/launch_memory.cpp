@@ -82,8 +82,9 @@ LaunchMemory MeasureLaunchMemory(const RunRequest& request) {
   const uint64_t subgroup_size = std::max<uint32_t>(p.subgroup_size, 1);
   const uint64_t subgroups = m.work_group_items / subgroup_size + 1;
   per_thread.Add(Times(Times(p.register_bytes, subgroups, &m.overflow), 3, &m.overflow));
-  // The start images: private memory, and a pointer per lane for every builtin, local and
-  // program-scope variable and argument but scalars, which take their own size.
+  // The start images: private memory, and a pointer per lane for every private variable (a bound
+  // on the builtins), local and program-scope variable and argument but scalars, which take their
+  // own size.
   per_thread.Add(std::min(private_bytes, kMaxPrivateStartImageBytes));
   uint64_t entry_lane_bytes =
       8 * (p.private_variables.size() + p.local_variables.size() + p.global_variables.size());
