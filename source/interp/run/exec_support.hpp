@@ -103,8 +103,8 @@ inline void StoreScalar(uint8_t* p, T v) {
 }
 
 // Copies `size` bytes from `src` to `dst` (which do not overlap). The sizes the instructions
-// move most (scalars, vectors, 2D block payloads) become fixed-size moves instead of a library
-// call.
+// move most (scalars, vectors, builtin 3-vectors, 2D block payloads) become fixed-size moves
+// instead of a library call.
 inline __attribute__((always_inline)) void CopyBytes(uint8_t* dst, const uint8_t* src,
                                                      uint32_t size) {
   switch (size) {
@@ -120,8 +120,14 @@ inline __attribute__((always_inline)) void CopyBytes(uint8_t* dst, const uint8_t
     case 8:
       std::memcpy(dst, src, 8);
       return;
+    case 12:
+      std::memcpy(dst, src, 12);
+      return;
     case 16:
       std::memcpy(dst, src, 16);
+      return;
+    case 24:
+      std::memcpy(dst, src, 24);
       return;
     case 32:
       std::memcpy(dst, src, 32);

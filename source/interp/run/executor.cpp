@@ -21,6 +21,7 @@
 #include "interp/model/work_group.hpp"
 #include "interp/run/launch_memory.hpp"
 #include "interp/run/local_race_shadow.hpp"
+#include "interp/run/work_group_start.hpp"
 #include "xmx/interpreter.hpp"
 
 namespace xmx::interp {
@@ -36,11 +37,48 @@ uint64_t LocalArgumentCount(const Program& p) {
   return n;
 }
 
-// What one worker thread owns: its allocation table and the storage of one work-group.
+// A range of a subgroup's register file that the start of a work-group sets.
+struct RegisterRange {
+  uint32_t offset, bytes;
+};
+
+// Adds delta[c] to component c (a T) of the value at `at` in each of `items` work-items'
+// blocks, `stride` bytes apart: kComponents of them, or `components` when given.
+template <class T, uint32_t kComponents>
+void AddToEveryItem(uint8_t* at, uint64_t stride, uint32_t items, const uint64_t delta[3],
+                    uint32_t components = kComponents) {
+  for (uint32_t item = 0; item < items; ++item, at += stride) {
+    for (uint32_t c = 0; c < (kComponents == 3 ? 3 : components); ++c) {
+      T v;
+      std::memcpy(&v, at + c * sizeof(T), sizeof(T));
+      v += static_cast<T>(delta[c]);
+      std::memcpy(at + c * sizeof(T), &v, sizeof(T));
+    }
+  }
+}
+
+// A builtin that names the work-group in a full work-group's private start image: `components`
+// of `element` (4 or 8) bytes at `offset` of every work-item's block.
+struct GroupBuiltinField {
+  spv::BuiltIn builtin;
+  uint64_t offset;
+  uint32_t element, components;
+};
+
+// What one worker thread owns: its allocation table and the storage of one work-group, reused by
+// every work-group it runs. A work-group of the full local size starts from images made once per
+// launch: its private memory from private_start_ (zero but for builtins and by-value arguments),
+// where only the builtins naming the work-group are stored again, and the register ranges that
+// hold the kernel's arguments and variable pointers from entry_values_. A work-group at the edge
+// of the NDRange (fewer work-items) is set up from scratch.
 class Worker {
  public:
   Worker(LaunchShared& launch, const GlobalMemory& global, const RunRequest& request)
-      : launch_(launch), request_(request), table_(global.table) {
+      : launch_(launch),
+        request_(request),
+        table_(global.table),
+        argument_allocation_(global.argument_allocation),
+        global_variable_allocation_(global.variable_allocation) {
     const Program& p = *launch.program;
     const LaunchGeometry& g = launch.geometry;
     max_items_ = static_cast<uint32_t>(g.local[0] * g.local[1] * g.local[2]);
@@ -100,17 +138,24 @@ class Worker {
         table_.Add(a);
       }
     }
+    for (const VariableInfo& v : p.private_variables) {
+      if (!v.builtin) continue;
+      builtins_.push_back(&v);
+      if (DependsOnGroupId(*v.builtin)) group_builtins_.push_back(&v);
+    }
     group_.private_end = static_cast<uint32_t>(table_.size());
     group_.private_base = private_.data();
     group_.launch = &launch_;
     group_.program = &p;
     group_.allocations = &table_;
     group_.subgroups = &subgroups_;
+    group_.split_full_round.resize(subgroups_.size());
     if (launch.options.check != CheckMode::kOff && local_bytes > 0) {
       shadow_ = std::make_unique<LocalRaceShadow>(local_.data(), local_bytes);
       group_.shadow = shadow_.get();
     }
     (void)LocalArgumentCount;
+    MakeStartImages();
   }
 
   void RunGroup(uint64_t linear) {
@@ -129,21 +174,76 @@ class Worker {
     group_.report_sequence = 0;
     group_.barrier_epoch = 0;
     group_.collective_epoch = UINT32_MAX;
-    group_.split_full_round.assign(subgroups_.size(), UINT32_MAX);
-    std::memset(local_.data(), 0, local_.size());
-    std::memset(private_.data(), 0, private_.size());
+    std::fill(group_.split_full_round.begin(), group_.split_full_round.end(), UINT32_MAX);
+    if (local_.size() != 0) std::memset(local_.data(), 0, local_.size());
+    const bool full = group_.items == max_items_;
+    if (full && private_start_.size() != 0) {
+      std::memcpy(private_.data(), private_start_.data(), private_start_.size());
+      StoreGroupBuiltins(size);
+    } else {
+      std::memset(private_.data(), 0, private_.size());
+      FillBuiltins(size);
+    }
     if (shadow_) shadow_->Reset();
-    FillBuiltins(size);
     const uint32_t sg_size = p.subgroup_size;
     const uint32_t count = (group_.items + sg_size - 1) / sg_size;
     active_subgroups_ = count;
-    for (uint32_t s = 0; s < count; ++s) StartSubgroup(subgroups_[s], size);
+    for (uint32_t s = 0; s < count; ++s) StartSubgroup(subgroups_[s], full);
     Schedule(count);
   }
 
   void AddStats(RunStats* stats) const { *stats = stats_; }
 
  private:
+  BuiltinScope Scope(const uint64_t size[3]) const {
+    BuiltinScope scope;
+    scope.geometry = &launch_.geometry;
+    for (int d = 0; d < 3; ++d) {
+      scope.group_id[d] = group_.group_id[d];
+      scope.size[d] = size[d];
+    }
+    scope.items = group_.items;
+    scope.max_items = max_items_;
+    scope.subgroup_size = launch_.program->subgroup_size;
+    return scope;
+  }
+
+  // The start images of a full work-group (the class comment). Images taken right after the
+  // set-up from scratch, so a full work-group starts from the same bytes either way.
+  void MakeStartImages() {
+    const LaunchGeometry& g = launch_.geometry;
+    const uint64_t size[3] = {g.local[0], g.local[1], g.local[2]};
+    group_.items = max_items_;
+    for (int d = 0; d < 3; ++d) group_.group_id[d] = 0;
+    if (private_.size() != 0 && private_.size() <= kMaxPrivateStartImageBytes) {
+      FillBuiltins(size);
+      private_start_.Resize(private_.size());
+      std::memcpy(private_start_.data(), private_.data(), private_.size());
+      const PrivateLayout& layout = launch_.program->private_layout;
+      for (const VariableInfo* v : group_builtins_) {
+        const BuiltinFields fields = BuiltinFieldsOf(*v->builtin, v->bytes);
+        if (fields.element == 4 || fields.element == 8) {
+          group_fields_.push_back(
+              {*v->builtin, layout.offsets[v->index], fields.element, fields.components});
+        } else {
+          group_builtins_stored_.push_back(v);
+        }
+      }
+    }
+    entry_values_.resize(subgroups_.size());
+    for (size_t s = 0; s < subgroups_.size(); ++s) {
+      Subgroup& sg = subgroups_[s];
+      std::vector<RegisterRange> ranges;
+      FillEntryRegisters(sg, &ranges);
+      if (s == 0) entry_ranges_ = ranges;  // the same slots and lanes in every subgroup
+      for (const RegisterRange& r : ranges) {
+        entry_values_[s].insert(entry_values_[s].end(), sg.regs + r.offset,
+                                sg.regs + r.offset + r.bytes);
+      }
+    }
+  }
+
+  // Every work-item's by-value arguments and builtins, in zeroed private memory.
   void FillBuiltins(const uint64_t size[3]) {
     const Program& p = *launch_.program;
     for (size_t i = 0; i < p.parameters.size(); ++i) {
@@ -156,105 +256,52 @@ class Worker {
         std::memcpy(a.data, bytes.data(), std::min<uint64_t>(a.size, bytes.size()));
       }
     }
-    const LaunchGeometry& g = launch_.geometry;
-    const uint32_t sg_size = p.subgroup_size;
+    StoreBuiltins(size, builtins_);
+  }
+
+  // A full work-group's builtins that name it, over the start image (taken in work-group 0):
+  // its components move by GroupIdDelta; the rare widths other than 4 and 8 are stored anew.
+  void StoreGroupBuiltins(const uint64_t size[3]) {
+    const uint64_t stride = launch_.program->private_layout.bytes_per_item;
+    for (const GroupBuiltinField& f : group_fields_) {
+      uint64_t delta[3];
+      GroupIdDelta(f.builtin, group_.group_id, launch_.geometry, delta);
+      uint8_t* at = private_.data() + f.offset;
+      const uint32_t items = group_.items;
+      if (f.element == 8 && f.components == 3) {
+        AddToEveryItem<uint64_t, 3>(at, stride, items, delta);
+      } else if (f.element == 4 && f.components == 3) {
+        AddToEveryItem<uint32_t, 3>(at, stride, items, delta);
+      } else if (f.element == 8) {
+        AddToEveryItem<uint64_t, 1>(at, stride, items, delta, f.components);
+      } else {
+        AddToEveryItem<uint32_t, 1>(at, stride, items, delta, f.components);
+      }
+    }
+    if (!group_builtins_stored_.empty()) StoreBuiltins(size, group_builtins_stored_);
+  }
+
+  void StoreBuiltins(const uint64_t size[3], const std::vector<const VariableInfo*>& which) {
+    const PrivateLayout& layout = launch_.program->private_layout;
+    const BuiltinScope scope = Scope(size);
+    uint64_t local_id[3] = {0, 0, 0};
     for (uint32_t item = 0; item < group_.items; ++item) {
-      uint64_t local_id[3] = {item % size[0], (item / size[0]) % size[1],
-                              item / (size[0] * size[1])};
-      for (const VariableInfo& v : p.private_variables) {
-        if (!v.builtin) continue;
-        Allocation& a = table_[p.private_layout.Allocation(group_.private_first, item, v.index)];
-        uint64_t value[3] = {0, 0, 0};
-        bool vector = true;
-        switch (*v.builtin) {
-          case spv::BuiltIn::GlobalInvocationId:
-            for (int d = 0; d < 3; ++d) {
-              value[d] = group_.group_id[d] * g.local[d] + local_id[d] + g.offset[d];
-            }
-            break;
-          case spv::BuiltIn::LocalInvocationId:
-            for (int d = 0; d < 3; ++d) value[d] = local_id[d];
-            break;
-          case spv::BuiltIn::WorkgroupId:
-            for (int d = 0; d < 3; ++d) value[d] = group_.group_id[d];
-            break;
-          case spv::BuiltIn::NumWorkgroups:
-            for (int d = 0; d < 3; ++d) value[d] = g.groups[d];
-            break;
-          case spv::BuiltIn::GlobalSize:
-            for (int d = 0; d < 3; ++d) value[d] = g.global[d];
-            break;
-          case spv::BuiltIn::WorkgroupSize:
-            for (int d = 0; d < 3; ++d) value[d] = size[d];
-            break;
-          case spv::BuiltIn::EnqueuedWorkgroupSize:
-            for (int d = 0; d < 3; ++d) value[d] = g.local[d];
-            break;
-          case spv::BuiltIn::GlobalOffset:
-            for (int d = 0; d < 3; ++d) value[d] = g.offset[d];
-            break;
-          case spv::BuiltIn::GlobalLinearId:
-            vector = false;
-            value[0] = 0;
-            {
-              uint64_t gid[3];
-              for (int d = 0; d < 3; ++d) {
-                gid[d] = group_.group_id[d] * g.local[d] + local_id[d];
-              }
-              value[0] = gid[0] + g.global[0] * (gid[1] + g.global[1] * gid[2]);
-            }
-            break;
-          case spv::BuiltIn::LocalInvocationIndex:
-            vector = false;
-            value[0] = item;
-            break;
-          case spv::BuiltIn::WorkDim:
-            vector = false;
-            value[0] = g.dims;
-            break;
-          case spv::BuiltIn::SubgroupLocalInvocationId:
-            vector = false;
-            value[0] = item % sg_size;
-            break;
-          case spv::BuiltIn::SubgroupSize: {
-            vector = false;
-            const uint32_t first = item / sg_size * sg_size;
-            value[0] = std::min<uint32_t>(sg_size, group_.items - first);
-            break;
-          }
-          case spv::BuiltIn::SubgroupMaxSize:
-            vector = false;
-            value[0] = sg_size;
-            break;
-          case spv::BuiltIn::NumSubgroups:
-            vector = false;
-            value[0] = (group_.items + sg_size - 1) / sg_size;
-            break;
-          case spv::BuiltIn::NumEnqueuedSubgroups:
-            vector = false;
-            value[0] = (max_items_ + sg_size - 1) / sg_size;
-            break;
-          case spv::BuiltIn::SubgroupId:
-            vector = false;
-            value[0] = item / sg_size;
-            break;
-          default:
-            break;
-        }
-        // The variable is a scalar or a 3-vector of 32- or 64-bit integers.
-        const uint64_t components = vector ? 3 : 1;
-        const uint64_t width = std::max<uint64_t>(a.size / (vector ? 4 : 1), 1);
-        const uint64_t element = vector ? (a.size >= 24 ? 8 : 4) : std::min<uint64_t>(a.size, 8);
-        (void)width;
-        for (uint64_t c = 0; c < components && (c + 1) * element <= a.size; ++c) {
-          std::memcpy(a.data + c * element, &value[c], element);
+      for (const VariableInfo* v : which) {
+        StoreBuiltin(*v->builtin, item, local_id, scope,
+                     private_.data() + layout.ByteOffset(item, v->index), v->bytes);
+      }
+      // The next work-item's local id: x fastest, then y, then z.
+      if (++local_id[0] == size[0]) {
+        local_id[0] = 0;
+        if (++local_id[1] == size[1]) {
+          local_id[1] = 0;
+          ++local_id[2];
         }
       }
     }
   }
 
-  void StartSubgroup(Subgroup& sg, const uint64_t size[3]) {
-    (void)size;
+  void StartSubgroup(Subgroup& sg, bool full) {
     const Program& p = *launch_.program;
     const uint32_t items_here = std::min<uint32_t>(sg.lanes, group_.items - sg.first_item);
     sg.live_mask = items_here >= 64 ? ~uint64_t{0} : (uint64_t{1} << items_here) - 1;
@@ -269,16 +316,38 @@ class Worker {
     sg.stack.push_back({p.kernel_entry, nullptr, sg.live_mask});
     sg.frames.push_back({nullptr, 0, 0, 0});
     sg.ip = p.kernel_entry;
-    // Pointer values of module-scope variables and the kernel's arguments.
+    if (!full) {
+      FillEntryRegisters(sg, nullptr);
+      return;
+    }
+    const uint8_t* value = entry_values_[sg.id].data();
+    for (const RegisterRange& r : entry_ranges_) {
+      std::memcpy(sg.regs + r.offset, value, r.bytes);
+      value += r.bytes;
+    }
+  }
+
+  // Stores the pointer values of module-scope variables and the kernel's arguments in `sg`'s
+  // registers; adds the ranges it stores to *ranges when given (adjacent ones merged).
+  void FillEntryRegisters(Subgroup& sg, std::vector<RegisterRange>* ranges) {
+    const Program& p = *launch_.program;
+    auto record = [&](uint32_t offset, uint32_t bytes) {
+      if (ranges == nullptr || bytes == 0) return;
+      if (!ranges->empty() && ranges->back().offset + ranges->back().bytes == offset) {
+        ranges->back().bytes += bytes;
+      } else {
+        ranges->push_back({offset, bytes});
+      }
+    };
     auto fill = [&](uint32_t slot, auto lane_value) {
       uint64_t* dst = sg.reg<uint64_t>(slot);
       for (uint32_t lane = 0; lane < sg.lanes; ++lane) dst[lane] = lane_value(lane);
+      record(slot, sg.lanes * 8);
     };
-    for (const VariableInfo& v : p.private_variables) {
-      if (!v.builtin) continue;  // function variables are set by OpVariable
-      fill(v.slot, [&](uint32_t lane) {
+    for (const VariableInfo* v : builtins_) {  // function variables are set by OpVariable
+      fill(v->slot, [&](uint32_t lane) {
         const uint32_t item = std::min(sg.first_item + lane, group_.items - 1);
-        return MakePointer(p.private_layout.Allocation(group_.private_first, item, v.index), 0);
+        return MakePointer(p.private_layout.Allocation(group_.private_first, item, v->index), 0);
       });
     }
     for (const VariableInfo& v : p.local_variables) {
@@ -294,9 +363,10 @@ class Worker {
       switch (k.kind) {
         case KernelParameter::Kind::kScalar: {
           const std::vector<uint8_t>& bytes = request_.arguments[i].bytes;
+          const uint32_t n = static_cast<uint32_t>(std::min<size_t>(bytes.size(), k.lane_bytes));
           for (uint32_t lane = 0; lane < sg.lanes; ++lane) {
-            std::memcpy(sg.regs + k.slot + lane * k.lane_bytes, bytes.data(),
-                        std::min<size_t>(bytes.size(), k.lane_bytes));
+            std::memcpy(sg.regs + k.slot + lane * k.lane_bytes, bytes.data(), n);
+            record(k.slot + lane * k.lane_bytes, n);
           }
           break;
         }
@@ -378,19 +448,27 @@ class Worker {
   LaunchShared& launch_;
   const RunRequest& request_;
   AllocationTable table_;
+  std::vector<uint32_t> argument_allocation_;
+  std::vector<uint32_t> global_variable_allocation_;
   uint32_t max_items_ = 0;
   std::vector<AlignedBytes> registers_;
   std::vector<Subgroup> subgroups_;
   AlignedBytes local_, private_;
+  std::vector<const VariableInfo*> builtins_;        // the private variables that are builtins
+  std::vector<const VariableInfo*> group_builtins_;  // those of them that name the work-group
+  // With a private start image: where those lie in it, and those of widths it cannot move.
+  std::vector<GroupBuiltinField> group_fields_;
+  std::vector<const VariableInfo*> group_builtins_stored_;
+  // Start images of a full work-group: its private memory (empty past
+  // kMaxPrivateStartImageBytes), and per subgroup the bytes of entry_ranges_ in its registers.
+  AlignedBytes private_start_;
+  std::vector<RegisterRange> entry_ranges_;
+  std::vector<std::vector<uint8_t>> entry_values_;
   std::unique_ptr<LocalRaceShadow> shadow_;
   WorkGroup group_;
   uint32_t active_subgroups_ = 0;
   uint64_t pending_instructions_ = 0;  // executed, not yet in the launch's count
   RunStats stats_;
-
- public:
-  std::vector<uint32_t> argument_allocation_;
-  std::vector<uint32_t> global_variable_allocation_;
 };
 
 void Worker::Schedule(uint32_t count) {
@@ -592,8 +670,6 @@ void Launch(RunRequest& request, RunOutcome& outcome) {
   auto work = [&](uint32_t t) {
     try {
       Worker worker(launch, global, request);
-      worker.argument_allocation_ = global.argument_allocation;
-      worker.global_variable_allocation_ = global.variable_allocation;
       for (;;) {
         const uint64_t group = next.fetch_add(1);
         if (group >= total_groups || sink.stopped()) break;

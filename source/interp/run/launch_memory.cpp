@@ -76,10 +76,23 @@ LaunchMemory MeasureLaunchMemory(const RunRequest& request) {
   if (request.options.check != CheckMode::kOff) {
     per_thread.Add(Times(local.value, kShadowBytesPerLocalByte, &m.overflow));
   }
-  per_thread.Add(Times(p.private_layout.bytes_per_item, m.work_group_items, &m.overflow));
+  const uint64_t private_bytes =
+      Times(p.private_layout.bytes_per_item, m.work_group_items, &m.overflow);
+  per_thread.Add(private_bytes);
   const uint64_t subgroup_size = std::max<uint32_t>(p.subgroup_size, 1);
   const uint64_t subgroups = m.work_group_items / subgroup_size + 1;
   per_thread.Add(Times(Times(p.register_bytes, subgroups, &m.overflow), 3, &m.overflow));
+  // The start images: private memory, and a pointer per lane for every private variable (a bound
+  // on the builtins), local and program-scope variable and argument but scalars, which take their
+  // own size.
+  per_thread.Add(std::min(private_bytes, kMaxPrivateStartImageBytes));
+  uint64_t entry_lane_bytes =
+      8 * (p.private_variables.size() + p.local_variables.size() + p.global_variables.size());
+  for (const KernelParameter& k : p.parameters) {
+    entry_lane_bytes += k.kind == KernelParameter::Kind::kScalar ? k.lane_bytes : 8;
+  }
+  per_thread.Add(
+      Times(Times(entry_lane_bytes, subgroup_size, &m.overflow), subgroups, &m.overflow));
   per_thread.Add(Times(subgroups, sizeof(Subgroup), &m.overflow));
   const uint64_t allocations = Times(m.work_group_items, p.private_variables.size(), &m.overflow) +
                                p.local_variables.size() + request.arguments.size() +

@@ -19,6 +19,12 @@ namespace xmx::interp {
 
 constexpr uint64_t kAllocationAlignment = 4096;
 
+// A worker thread keeps a start image of a full work-group's private memory (executor.cpp) when
+// that memory is at most this size: copying the image costs less than zeroing the memory and
+// storing every work-item's builtins again. Past it the memory is zeroed and set anew each
+// work-group, which costs little beside the zeroing, and the image is not worth its memory.
+constexpr uint64_t kMaxPrivateStartImageBytes = uint64_t{64} << 10;
+
 // Zeroed storage aligned for any access and for the allocation rule of memory.hpp. A failed
 // allocation throws std::bad_alloc, as `new` does (Execute turns it into an error).
 class AlignedBytes {
@@ -78,7 +84,9 @@ struct GlobalMemory {
 //               work-item, local memory and (while checking) its race shadow, the register file
 //               of every subgroup three times (the registers, and scratch of work-group
 //               collectives and split matrix instructions, each at most that size), the table of
-//               allocations.
+//               allocations, and the start images of a full work-group (private memory up to
+//               kMaxPrivateStartImageBytes, the registers holding arguments and variable
+//               pointers).
 struct LaunchMemory {
   uint64_t shared = 0;
   uint64_t per_thread = 0;
