@@ -128,24 +128,30 @@ const Instr* ExecAccessChainOneIndex(Subgroup& sg, const Instr* in) {
     return in + 1;
   }
   const uint32_t lanes = sg.lanes;
-  // An index the same in every lane (a loop counter, in -O0 code the usual case): the offset is
-  // computed once. If that overflows, or the offset is so large that adding a pointer's offset
-  // (below 2^40) could overflow, every lane takes the general arithmetic, which says so.
-  const Index first = LoadScalar<Index>(indices);
-  bool uniform = true;
-  ForAllLanes(lanes, [&](uint32_t lane) {
-    uniform &= LoadScalar<Index>(indices + lane * sizeof(Index)) == first;
-  });
-  int64_t term = 0, offset = 0;
-  constexpr int64_t kSafe = int64_t{1} << 62;
-  if (uniform && !__builtin_mul_overflow(static_cast<int64_t>(first), idx.stride, &term) &&
-      !__builtin_add_overflow(constant, term, &offset) && offset >= -kSafe && offset <= kSafe) {
+  // Without overflow checks when none can overflow: an index in [-2^31, 2^31), a stride and a
+  // constant offset of at most 2^31 and 2^61 in magnitude give |index * stride| <= 2^62, and
+  // with an offset below 2^40 the sum stays below 2^63. The usual case (a 32-bit index, or a
+  // 64-bit one widened from 32 bits); the lanes then run side by side without branches, and the
+  // results are those of lane_pointer, which finds no overflow for such operands.
+  constexpr int64_t kMaxStride = int64_t{1} << 31, kMaxConstant = int64_t{1} << 61;
+  bool small = idx.stride >= -kMaxStride && idx.stride <= kMaxStride && constant >= -kMaxConstant &&
+               constant <= kMaxConstant;
+  if constexpr (sizeof(Index) > 4) {
+    ForAllLanes(lanes, [&](uint32_t lane) {
+      const uint64_t index =
+          static_cast<uint64_t>(LoadScalar<Index>(indices + lane * sizeof(Index)));
+      small &= index + (uint64_t{1} << 31) < (uint64_t{1} << 32);
+    });
+  }
+  if (small) {
+    const int64_t stride = idx.stride;
     ForAllLanes(lanes, [&](uint32_t lane) {
       const uint64_t p = base[lane];
-      const int64_t moved = static_cast<int64_t>(PointerOffset(p)) + offset;
-      const bool encodable = moved >= 0 && static_cast<uint64_t>(moved) <= kOffsetMask;
-      result[lane] =
-          MakePointer(PointerAllocation(p), encodable ? static_cast<uint64_t>(moved) : kOffsetMask);
+      const int64_t index = static_cast<int64_t>(LoadScalar<Index>(indices + lane * sizeof(Index)));
+      const uint64_t moved =
+          static_cast<uint64_t>(static_cast<int64_t>(PointerOffset(p)) + constant + index * stride);
+      // A negative sum is above kOffsetMask as an unsigned number.
+      result[lane] = moved <= kOffsetMask ? (p & ~kOffsetMask) | moved : p | kOffsetMask;
     });
     return in + 1;
   }
