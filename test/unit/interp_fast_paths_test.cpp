@@ -9,7 +9,11 @@
 //    whose access is reported;
 //  - loads and stores whose lanes all fall in one buffer (OneAllocation) gather and scatter as
 //    the per-lane path does, stores to one address in lane order, and a lane out of bounds or
-//    misaligned is reported as that lane.
+//    misaligned is reported as that lane; lanes whose words lie back to back move as one block,
+//    and a lane past the buffer's end among them is still reported as that lane;
+//  - one-index access chains over a 64-bit index take the unchecked arithmetic only when every
+//    lane's index is small: a lane whose index leaves 32 bits or whose offset goes negative still
+//    gets the unencodable pointer, and its access is reported as that lane.
 // Each kernel comes in two variants that differ in one operand only: the "fast" one accesses
 // through the known pointer, the "general" one through an OpSelect of that pointer with itself
 // (which the loader does not follow), so every instruction keeps its index and the reports can be
@@ -428,6 +432,92 @@ TEST(InterpFastPaths, AccessesWithinOneBufferMatchTheModel) {
   EXPECT_EQ(warn.reports[1].lane, 7u);
   for (uint32_t id = 0; id < 16; ++id) {
     EXPECT_EQ(Word(warn.out, 24 + id), id == 5 ? 0u : id * 7) << id;
+  }
+}
+
+// Lanes back to back: each lane stores to word id + 24 and loads it back, then stores to word
+// id. In a buffer of 48 words with 20 work-items everything is in bounds (the partial subgroup
+// takes the lane-by-lane moves); in one of 39 words lane 15's store and load fall past the end.
+TEST(InterpFastPaths, BackToBackLanesMoveAsOneBlockAndAStrayLaneIsReported) {
+  const char* const kShifted = R"(
+         %w7 = OpIMul %uint %id %c_dbg
+        %id24 = OpIAdd %uint %id %c24
+         %o1 = OpPtrAccessChain %p_int %out %id24
+               OpStore %o1 %w7
+          %v = OpLoad %uint %o1
+       %v1000 = OpIAdd %uint %v %c1000
+         %o0 = OpPtrAccessChain %p_int %out %id
+               OpStore %o0 %v1000
+)";
+  const LaunchResult inside = Launch(Kernel(kShifted, false), 20, 20, 48 * 4, CheckMode::kError);
+  ASSERT_EQ(inside.load_error, "");
+  ASSERT_TRUE(inside.reports.empty()) << inside.reports.front().message;
+  for (uint32_t id = 0; id < 20; ++id) {
+    EXPECT_EQ(Word(inside.out, id), id * 7 + 1000) << id;
+    EXPECT_EQ(Word(inside.out, 24 + id), id * 7) << id;
+  }
+  for (CheckMode check : {CheckMode::kError, CheckMode::kWarn}) {
+    const LaunchResult stray = Launch(Kernel(kShifted, false), 16, 16, 39 * 4, check);
+    ASSERT_EQ(stray.load_error, "");
+    ASSERT_EQ(stray.reports.size(), check == CheckMode::kError ? 1u : 2u);
+    for (const RunReport& report : stray.reports) {
+      EXPECT_EQ(report.rule, "memory.out-of-bounds");
+      EXPECT_EQ(report.lane, 15u);
+    }
+    if (check == CheckMode::kWarn) {
+      // The other lanes read back their words; lane 15's load gave zero.
+      for (uint32_t id = 0; id < 16; ++id) {
+        EXPECT_EQ(Word(stray.out, id), (id == 15 ? 0u : id * 7) + 1000) << id;
+      }
+    }
+  }
+  const char* const kStoreShifted = R"(
+        %id1 = OpIAdd %uint %id %c1
+         %o1 = OpPtrAccessChain %p_int %out %id1
+               OpStore %o1 %id1
+)";
+  const LaunchResult store = Launch(Kernel(kStoreShifted, false), 16, 16, 16 * 4, CheckMode::kWarn);
+  ASSERT_EQ(store.reports.size(), 1u);
+  EXPECT_EQ(store.reports[0].rule, "memory.out-of-bounds");
+  EXPECT_EQ(store.reports[0].lane, 15u);
+  EXPECT_EQ(Word(store.out, 0), 0xEEEEEEEEu);  // the harness's fill: no lane stores there
+  for (uint32_t id = 1; id < 16; ++id) EXPECT_EQ(Word(store.out, id), id) << id;
+}
+
+// A 64-bit index: lane 3's is -1 (an offset below the buffer) and lane 5's 2^38 + 5 (past 32
+// bits; times 4 past 2^40); the other lanes read out[id]. Both stray lanes are reported, in lane
+// order, and read zero.
+TEST(InterpFastPaths, WideIndexAccessChainsReportStrayLanes) {
+  const char* const kWide = R"(
+         %w7 = OpIMul %uint %id %c_dbg
+         %o0 = OpPtrAccessChain %p_int %out %id
+               OpStore %o0 %w7
+         %il = OpUConvert %ulong %id
+         %lz = OpISub %ulong %l2 %l2
+        %is5 = OpIEqual %bool %id %c_five
+        %is3 = OpIEqual %bool %id %c3
+      %plus = OpSelect %ulong %is5 %l_far %lz
+     %minus = OpSelect %ulong %is3 %l4 %lz
+        %up = OpIAdd %ulong %il %plus
+        %idx = OpISub %ulong %up %minus
+         %at = OpPtrAccessChain %p_int %out %idx
+          %x = OpLoad %uint %at
+        %d24 = OpIAdd %uint %id %c24
+        %dst = OpPtrAccessChain %p_int %out %d24
+               OpStore %dst %x
+)";
+  const LaunchResult first = Launch(Kernel(kWide, false), 16, 16, 48 * 4, CheckMode::kError);
+  ASSERT_EQ(first.load_error, "");
+  ASSERT_EQ(first.reports.size(), 1u);
+  EXPECT_EQ(first.reports[0].rule, "memory.out-of-bounds");
+  EXPECT_EQ(first.reports[0].lane, 3u);
+  const LaunchResult warn = Launch(Kernel(kWide, false), 16, 16, 48 * 4, CheckMode::kWarn);
+  ASSERT_EQ(warn.reports.size(), 2u);
+  EXPECT_EQ(warn.reports[0].lane, 3u);
+  EXPECT_EQ(warn.reports[1].lane, 5u);
+  EXPECT_EQ(warn.reports[1].rule, "memory.out-of-bounds");
+  for (uint32_t id = 0; id < 16; ++id) {
+    EXPECT_EQ(Word(warn.out, 24 + id), id == 3 || id == 5 ? 0u : id * 7) << id;
   }
 }
 

@@ -147,6 +147,79 @@ const Instr* ExecShiftMixed(Subgroup& sg, const Instr* in) {
   return in + 1;
 }
 
+// Shifts whose amount is a constant (a scalar OpConstant, the usual form: x >> 7): the amount,
+// reduced modulo the width at load time as the element-wise Shl / Shr / Sar reduce it, is in
+// in->aux, so every element shifts by one count, which vector units have (a per-element count
+// they do not have before AVX2, and the element-wise form was a fifth of an integer loop).
+enum class ShiftKind : uint8_t { kLeft, kRightLogical, kRightArithmetic };
+template <class T, ShiftKind kKind>
+inline T ShiftBy(T a, uint32_t amount) {
+  if constexpr (kKind == ShiftKind::kLeft) {
+    return T(arith_ops::Wide<T>(a) << amount);
+  } else if constexpr (kKind == ShiftKind::kRightLogical) {
+    return T(a >> amount);
+  } else {
+    return T(static_cast<arith_ops::Signed<T>>(a) >> amount);
+  }
+}
+template <class T, ShiftKind kKind, uint32_t kTotal>
+inline __attribute__((always_inline)) void ShiftAllBy(T* __restrict r, const T* __restrict a,
+                                                      uint32_t amount) {
+  for (uint32_t i = 0; i < kTotal; ++i) r[i] = ShiftBy<T, kKind>(a[i], amount);
+}
+// The active lanes only (not inlined into the whole-subgroup form, which stays a leaf).
+template <class T, ShiftKind kKind>
+__attribute__((noinline)) const Instr* ExecShiftByConstantLanes(Subgroup& sg, const Instr* in) {
+  T* r = sg.reg<T>(in->result);
+  const T* a = sg.reg<const T>(in->op[0]);
+  const uint32_t amount = in->aux, n = in->count;
+  ForEachLane(sg.mask, [&](uint32_t lane) {
+    for (uint32_t i = lane * n; i < lane * n + n; ++i) r[i] = ShiftBy<T, kKind>(a[i], amount);
+  });
+  return in + 1;
+}
+// kTotal: elements per slot when known at load time (8 to 64), else 0.
+template <class T, ShiftKind kKind, uint32_t kTotal>
+const Instr* ExecShiftByConstant(Subgroup& sg, const Instr* in) {
+  if constexpr (kTotal != 0) {
+    if (sg.full) {
+      ShiftAllBy<T, kKind, kTotal>(sg.reg<T>(in->result), sg.reg<const T>(in->op[0]), in->aux);
+      return in + 1;
+    }
+  }
+  return ExecShiftByConstantLanes<T, kKind>(sg, in);
+}
+template <class T, ShiftKind kKind>
+Handler ShiftByConstantFor(uint32_t total) {
+  switch (total) {
+    case 8:
+      return ExecShiftByConstant<T, kKind, 8>;
+    case 16:
+      return ExecShiftByConstant<T, kKind, 16>;
+    case 32:
+      return ExecShiftByConstant<T, kKind, 32>;
+    case 64:
+      return ExecShiftByConstant<T, kKind, 64>;
+    default:
+      return ExecShiftByConstant<T, kKind, 0>;
+  }
+}
+template <ShiftKind kKind>
+Handler ShiftByConstantHandler(uint32_t bytes, uint32_t total) {
+  switch (bytes) {
+    case 1:
+      return ShiftByConstantFor<uint8_t, kKind>(total);
+    case 2:
+      return ShiftByConstantFor<uint16_t, kKind>(total);
+    case 4:
+      return ShiftByConstantFor<uint32_t, kKind>(total);
+    case 8:
+      return ShiftByConstantFor<uint64_t, kKind>(total);
+    default:
+      return nullptr;
+  }
+}
+
 // OpSelect on any value: the condition is per component, or one per lane for scalars and for
 // a scalar condition choosing between composites.
 const Instr* ExecSelect(Subgroup& sg, const Instr* in) {
@@ -281,10 +354,21 @@ bool BindArith(Loader& loader, const ir::Instruction& inst, Instr& out) {
       const uint32_t kind = op == Op::OpShiftLeftLogical    ? 0
                             : op == Op::OpShiftRightLogical ? 1
                                                             : 2;
+      const std::optional<uint64_t> constant_amount =
+          operand_type().value.components == 1 ? loader.types().GetConstantUInt(inst.word(1))
+                                               : std::nullopt;
       if (base != shift) {
         fn = ExecShiftMixed;
         out.size = base;
         out.aux = kind | (shift << 8);
+      } else if (constant_amount && base <= 8 && base != 0) {
+        // The amount read as the base's width, modulo its bits (as arith_ops::Shl etc.).
+        const uint64_t bits = uint64_t{base} * 8;
+        const uint64_t width_mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+        out.aux = static_cast<uint32_t>((*constant_amount & width_mask) % bits);
+        fn = kind == 0   ? ShiftByConstantHandler<ShiftKind::kLeft>(base, total)
+             : kind == 1 ? ShiftByConstantHandler<ShiftKind::kRightLogical>(base, total)
+                         : ShiftByConstantHandler<ShiftKind::kRightArithmetic>(base, total);
       } else {
         fn = kind == 0   ? ByIntWidth<IntBinaryOf<Shl>::Make>(base, total)
              : kind == 1 ? ByIntWidth<IntBinaryOf<Shr>::Make>(base, total)

@@ -58,6 +58,49 @@ const Instr* ExecAccessChain(Subgroup& sg, const Instr* in) {
   return in + 1;
 }
 
+// The unchecked arithmetic of ExecAccessChainOneIndex over `lanes` lanes, for operands that
+// cannot overflow (it checks that first): the index fits 32 bits and the stride 31, so their
+// product is one signed 32x32-bit multiplication, which vector units have. An offset outside
+// [0, 2^40) (a negative one has its high bits set) keeps the allocation with the largest offset.
+template <class Index>
+inline __attribute__((always_inline)) void OffsetLanes(uint64_t* __restrict result,
+                                                       const uint64_t* __restrict base,
+                                                       const Index* __restrict indices,
+                                                       int64_t constant, int32_t stride,
+                                                       uint32_t lanes) {
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    const uint64_t p = base[lane];
+    const int64_t index = static_cast<int32_t>(indices[lane]);
+    const uint64_t moved = PointerOffset(p) + static_cast<uint64_t>(constant + index * stride);
+    result[lane] = (moved >> kOffsetBits) == 0 ? (p & ~kOffsetMask) | moved : p | kOffsetMask;
+  }
+}
+template <class Index>
+void OffsetLanesBaseline(uint64_t* result, const uint64_t* base, const uint8_t* indices,
+                         int64_t constant, int32_t stride, uint32_t lanes) {
+  OffsetLanes(result, base, reinterpret_cast<const Index*>(indices), constant, stride, lanes);
+}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// With AVX2 four lanes at a time (64-bit compares and 32x32-bit products; SSE2 has neither).
+template <class Index>
+__attribute__((target("avx2"))) void OffsetLanesAvx2(uint64_t* result, const uint64_t* base,
+                                                     const uint8_t* indices, int64_t constant,
+                                                     int32_t stride, uint32_t lanes) {
+  OffsetLanes(result, base, reinterpret_cast<const Index*>(indices), constant, stride, lanes);
+}
+template <class Index>
+auto* OffsetLanesForThisCpu() {
+  static auto* const pick =
+      __builtin_cpu_supports("avx2") ? OffsetLanesAvx2<Index> : OffsetLanesBaseline<Index>;
+  return pick;
+}
+#else
+template <class Index>
+auto* OffsetLanesForThisCpu() {
+  return OffsetLanesBaseline<Index>;
+}
+#endif
+
 // The most common dynamic form, one index of `Index` (a signed integer of the index's width):
 // ExecAccessChain's arithmetic for that case without the per-index loop and per-lane width
 // switch (-O0 code steps into every private array with one; it was a fifth of such a GEMM's
@@ -128,25 +171,24 @@ const Instr* ExecAccessChainOneIndex(Subgroup& sg, const Instr* in) {
     return in + 1;
   }
   const uint32_t lanes = sg.lanes;
-  // An index the same in every lane (a loop counter, in -O0 code the usual case): the offset is
-  // computed once. If that overflows, or the offset is so large that adding a pointer's offset
-  // (below 2^40) could overflow, every lane takes the general arithmetic, which says so.
-  const Index first = LoadScalar<Index>(indices);
-  bool uniform = true;
-  ForAllLanes(lanes, [&](uint32_t lane) {
-    uniform &= LoadScalar<Index>(indices + lane * sizeof(Index)) == first;
-  });
-  int64_t term = 0, offset = 0;
-  constexpr int64_t kSafe = int64_t{1} << 62;
-  if (uniform && !__builtin_mul_overflow(static_cast<int64_t>(first), idx.stride, &term) &&
-      !__builtin_add_overflow(constant, term, &offset) && offset >= -kSafe && offset <= kSafe) {
+  // Without overflow checks when none can overflow: an index in [-2^31, 2^31), a stride and a
+  // constant offset of at most 2^31 and 2^61 in magnitude give |index * stride| <= 2^62, and
+  // with an offset below 2^40 the sum stays below 2^63. The usual case (a 32-bit index, or a
+  // 64-bit one widened from 32 bits); the lanes then run side by side without branches, and the
+  // results are those of lane_pointer, which finds no overflow for such operands.
+  constexpr int64_t kMaxStride = (int64_t{1} << 31) - 1, kMaxConstant = int64_t{1} << 61;
+  bool small = idx.stride >= -kMaxStride && idx.stride <= kMaxStride && constant >= -kMaxConstant &&
+               constant <= kMaxConstant;
+  if constexpr (sizeof(Index) > 4) {
     ForAllLanes(lanes, [&](uint32_t lane) {
-      const uint64_t p = base[lane];
-      const int64_t moved = static_cast<int64_t>(PointerOffset(p)) + offset;
-      const bool encodable = moved >= 0 && static_cast<uint64_t>(moved) <= kOffsetMask;
-      result[lane] =
-          MakePointer(PointerAllocation(p), encodable ? static_cast<uint64_t>(moved) : kOffsetMask);
+      const uint64_t index =
+          static_cast<uint64_t>(LoadScalar<Index>(indices + lane * sizeof(Index)));
+      small &= index + (uint64_t{1} << 31) < (uint64_t{1} << 32);
     });
+  }
+  if (small) {
+    OffsetLanesForThisCpu<Index>()(result, base, indices, constant,
+                                   static_cast<int32_t>(idx.stride), lanes);
     return in + 1;
   }
   for (uint32_t lane = 0; lane < lanes; ++lane) lane_pointer(lane);

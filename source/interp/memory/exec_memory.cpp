@@ -71,38 +71,117 @@ inline void StoreShared(uint8_t* shared, const uint8_t* src, uint32_t size) {
   StoreUnits<uint8_t>(shared, src, size);
 }
 
-// The host address of the allocation every active lane's access falls in, when they all fall in
-// one that is not local memory (whose accesses the race shadow records lane by lane) and every
-// access is plainly allowed: in bounds, aligned, writable for a store. Then lane l's bytes are
-// at the result plus PointerOffset(pointers[l]), which is what AccessMemory would return for
-// each. nullptr otherwise: the caller takes the per-lane path, which also diagnoses.
-inline uint8_t* OneAllocation(const Subgroup& sg, const uint64_t* pointers, uint64_t bytes,
-                              uint32_t alignment, bool write) {
+// Where every active lane's access falls in one allocation that is not local memory (whose
+// accesses the race shadow records lane by lane) and every access is plainly allowed: in bounds,
+// aligned, writable for a store. Then lane l's bytes are at data plus PointerOffset(pointers[l]),
+// which is what AccessMemory would return for each.
+struct OneAllocationAccess {
+  uint8_t* data = nullptr;  // nullptr: the caller takes the per-lane path, which also diagnoses
+  // Every lane of the subgroup is active and lane l's pointer is lane 0's plus l * bytes: the
+  // lanes' values lie back to back in memory, as they do in the register slot.
+  bool contiguous = false;
+  // The host addresses' alignment bits: data's address ORed with every lane's offset.
+  uint64_t address_bits = 0;
+};
+
+inline OneAllocationAccess OneAllocation(const Subgroup& sg, const uint64_t* pointers,
+                                         uint64_t bytes, uint32_t alignment, bool write) {
   const uint64_t mask = sg.mask;
-  if (mask == 0) return nullptr;
-  const uint32_t index = PointerAllocation(pointers[std::countr_zero(mask)]);
+  if (mask == 0) return {};
+  const uint64_t first_pointer = pointers[std::countr_zero(mask)];
+  const uint32_t index = PointerAllocation(first_pointer);
   const Allocation* a = sg.group->allocations->Find(index);
   if (a == nullptr || a->storage == spv::StorageClass::Workgroup || (write && a->read_only) ||
       bytes > a->size) {
-    return nullptr;
+    return {};
   }
   // An alignment that is not a power of two (never from a valid module) takes the per-lane path.
-  if (alignment > 1 && (alignment & (alignment - 1)) != 0) return nullptr;
+  if (alignment > 1 && (alignment & (alignment - 1)) != 0) return {};
   const uint64_t misaligned_bits = alignment > 1 ? alignment - 1 : 0;
   const uint64_t last = a->size - bytes;  // the highest offset an access may start at
-  // Without branches, so the lanes' checks run side by side.
-  bool ok = true;
-  auto check = [&](uint32_t lane) {
-    const uint64_t p = pointers[lane];
-    const uint64_t offset = PointerOffset(p);
-    ok &= (PointerAllocation(p) == index) & (offset <= last) & ((offset & misaligned_bits) == 0);
-  };
-  if (sg.lanes <= 64 && mask == (~uint64_t{0} >> (64 - sg.lanes))) {
-    ForAllLanes(sg.lanes, check);
+  // As unsigned differences from the allocation's offset 0, a pointer into another allocation is
+  // at least 2^40 away (or wraps below 0), beyond any `last`: one test checks both the allocation
+  // and the bounds. That test is the sign bit of (last - x) | x, since x > last means last - x
+  // borrows (x below 2^63) or x has that bit itself: subtractions and ORs, which the compiler runs
+  // two lanes at a time (SSE2 has no 64-bit comparison). The pointers' low bits are their offsets'.
+  const uint64_t base = MakePointer(index, 0);
+  uint64_t signs = 0, offset_bits = 0, gaps = 0;
+  const bool all_lanes = sg.lanes <= 64 && mask == (~uint64_t{0} >> (64 - sg.lanes));
+  if (all_lanes) {
+    uint64_t expected = first_pointer;  // lane l's pointer if the lanes are back to back
+    ForAllLanes(sg.lanes, [&](uint32_t lane) {
+      const uint64_t p = pointers[lane];
+      const uint64_t x = p - base;
+      signs |= (last - x) | x;
+      offset_bits |= p;
+      gaps |= p ^ expected;
+      expected += bytes;
+    });
   } else {
-    ForEachLane(mask, check);
+    ForEachLane(mask, [&](uint32_t lane) {
+      const uint64_t p = pointers[lane];
+      const uint64_t x = p - base;
+      signs |= (last - x) | x;
+      offset_bits |= p;
+    });
   }
-  return ok ? a->data : nullptr;
+  const bool outside = (signs >> 63) != 0;
+  offset_bits &= kOffsetMask;
+  if (outside || (offset_bits & misaligned_bits) != 0) return {};
+  return {a->data, all_lanes && gaps == 0, reinterpret_cast<uintptr_t>(a->data) | offset_bits};
+}
+
+// Moves each active lane's kSize bytes between its place in shared memory and its part of a
+// register slot (kLoad: into the slot), in lane order, in units of `Unit`, which every lane's
+// address and kSize allow.
+template <uint32_t kSize, class Unit, bool kLoad>
+inline void MoveLanesIn(const Subgroup& sg, uint8_t* slot, uint8_t* data,
+                        const uint64_t* pointers) {
+  auto move = [&](uint32_t lane) {
+    uint8_t* shared = data + PointerOffset(pointers[lane]);
+    if constexpr (kLoad) {
+      LoadUnits<Unit>(slot + lane * kSize, shared, kSize);
+    } else {
+      StoreUnits<Unit>(shared, slot + lane * kSize, kSize);
+    }
+  };
+  if (sg.lanes <= 64 && sg.mask == (~uint64_t{0} >> (64 - sg.lanes))) {
+    ForAllLanes(sg.lanes, move);
+  } else {
+    ForEachLane(sg.mask, move);
+  }
+}
+
+// The bytes of an access OneAllocation allowed: lanes back to back as one block (in units as wide
+// as its address allows), otherwise lane by lane in the widest unit every lane's address allows
+// (chosen once, not per lane). Stores keep lane order: where lanes store to the same bytes, the
+// last wins, as on the per-lane path.
+template <uint32_t kSize, bool kLoad>
+inline void MoveOneAllocation(const Subgroup& sg, uint8_t* slot, const OneAllocationAccess& at,
+                              const uint64_t* pointers) {
+  const uint32_t size = kSize;
+  if (at.contiguous) {
+    uint8_t* shared = at.data + PointerOffset(pointers[0]);
+    if constexpr (kLoad) {
+      LoadShared(slot, shared, size * sg.lanes);
+    } else {
+      StoreShared(shared, slot, size * sg.lanes);
+    }
+    return;
+  }
+  const uint64_t bits = at.address_bits | size;
+  if ((bits & 7) == 0) return MoveLanesIn<kSize, uint64_t, kLoad>(sg, slot, at.data, pointers);
+  if ((bits & 3) == 0) return MoveLanesIn<kSize, uint32_t, kLoad>(sg, slot, at.data, pointers);
+  if ((bits & 1) == 0) return MoveLanesIn<kSize, uint16_t, kLoad>(sg, slot, at.data, pointers);
+  MoveLanesIn<kSize, uint8_t, kLoad>(sg, slot, at.data, pointers);
+}
+
+// Whether the first active lane's pointer is a private variable's: then the strided private
+// path is worth trying first; otherwise the one-allocation path.
+inline bool FirstLanePrivate(const Subgroup& sg, const uint64_t* pointers) {
+  if (sg.mask == 0) return false;
+  const uint32_t index = PointerAllocation(pointers[std::countr_zero(sg.mask)]);
+  return index >= sg.group->private_first && index < sg.group->private_end;
 }
 
 // in->size: bytes per lane; in->aux: alignment; in->count: 1 when the value is a pointer stored
@@ -113,15 +192,24 @@ const Instr* ExecLoad(Subgroup& sg, const Instr* in) {
   const uint64_t* ptr = sg.reg<uint64_t>(in->op[0]);
   uint8_t* result = sg.regs + in->result;
   size_t stride = 0;
-  if (const uint8_t* src = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/false, &stride)) {
+  // Private pointers are tried as one subgroup's strided access first (a global pointer fails
+  // that test only after reading every lane, so it is not tried for them).
+  const uint8_t* src = nullptr;
+  if (FirstLanePrivate(sg, ptr) &&
+      (src = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/false, &stride)) != nullptr) {
     ForAllLanes(sg.lanes,
                 [&](uint32_t lane) { CopyBytes(result + lane * size, src + lane * stride, size); });
     return in + 1;
   }
-  if (const uint8_t* data = OneAllocation(sg, ptr, size, in->aux, /*write=*/false)) {
-    ForEachLane(sg.mask, [&](uint32_t lane) {
-      LoadShared(result + lane * size, data + PointerOffset(ptr[lane]), size);
-    });
+  if (const OneAllocationAccess at = OneAllocation(sg, ptr, size, in->aux, false);
+      at.data != nullptr) {
+    if constexpr (kSize != 0) {
+      MoveOneAllocation<kSize, /*kLoad=*/true>(sg, result, at, ptr);
+    } else {
+      ForEachLane(sg.mask, [&](uint32_t lane) {
+        LoadShared(result + lane * size, at.data + PointerOffset(ptr[lane]), size);
+      });
+    }
     return in + 1;
   }
   bool stop = false;
@@ -129,10 +217,10 @@ const Instr* ExecLoad(Subgroup& sg, const Instr* in) {
   while (m != 0) {
     const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
     m &= m - 1;
-    const uint8_t* src =
+    const uint8_t* from =
         AccessMemory(sg, in, lane, ptr[lane], size, in->aux, AccessKind::kRead, &stop);
-    if (src != nullptr) {
-      LoadShared(result + lane * size, src, size);
+    if (from != nullptr) {
+      LoadShared(result + lane * size, from, size);
     } else {
       if (stop) return StopSubgroup(sg);
       std::memset(result + lane * size, 0, size);
@@ -145,18 +233,25 @@ template <uint32_t kSize>
 const Instr* ExecStore(Subgroup& sg, const Instr* in) {
   const uint32_t size = kSize != 0 ? kSize : in->size;
   const uint64_t* ptr = sg.reg<uint64_t>(in->op[0]);
-  const uint8_t* value = sg.regs + in->op[1];
+  uint8_t* value = sg.regs + in->op[1];
   size_t stride = 0;
-  if (uint8_t* dst = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/true, &stride)) {
+  uint8_t* dst = nullptr;
+  if (FirstLanePrivate(sg, ptr) &&
+      (dst = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/true, &stride)) != nullptr) {
     ForAllLanes(sg.lanes,
                 [&](uint32_t lane) { CopyBytes(dst + lane * stride, value + lane * size, size); });
     return in + 1;
   }
-  if (uint8_t* data = OneAllocation(sg, ptr, size, in->aux, /*write=*/true)) {
-    // In lane order, as the per-lane path: where lanes store to the same bytes, the last wins.
-    ForEachLane(sg.mask, [&](uint32_t lane) {
-      StoreShared(data + PointerOffset(ptr[lane]), value + lane * size, size);
-    });
+  if (const OneAllocationAccess at = OneAllocation(sg, ptr, size, in->aux, true);
+      at.data != nullptr) {
+    if constexpr (kSize != 0) {
+      MoveOneAllocation<kSize, /*kLoad=*/false>(sg, value, at, ptr);
+    } else {
+      // In lane order, as the per-lane path: where lanes store to the same bytes, the last wins.
+      ForEachLane(sg.mask, [&](uint32_t lane) {
+        StoreShared(at.data + PointerOffset(ptr[lane]), value + lane * size, size);
+      });
+    }
     return in + 1;
   }
   bool stop = false;
@@ -164,9 +259,9 @@ const Instr* ExecStore(Subgroup& sg, const Instr* in) {
   while (m != 0) {
     const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
     m &= m - 1;
-    uint8_t* dst = AccessMemory(sg, in, lane, ptr[lane], size, in->aux, AccessKind::kWrite, &stop);
-    if (dst != nullptr) {
-      StoreShared(dst, value + lane * size, size);
+    uint8_t* to = AccessMemory(sg, in, lane, ptr[lane], size, in->aux, AccessKind::kWrite, &stop);
+    if (to != nullptr) {
+      StoreShared(to, value + lane * size, size);
     } else if (stop) {
       return StopSubgroup(sg);
     }

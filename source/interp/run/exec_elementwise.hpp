@@ -32,8 +32,9 @@ struct Arith<Half> {
   static Half Out(float v) { return Half{FloatToHalf(v)}; }
 };
 
+// Not inlined into the fixed-length forms below, so that those stay small leaf functions.
 template <class R, class A, class F>
-const Instr* ElementUnary(Subgroup& sg, const Instr* in) {
+__attribute__((noinline)) const Instr* ElementUnary(Subgroup& sg, const Instr* in) {
   R* r = sg.reg<R>(in->result);
   const A* a = sg.reg<const A>(in->op[0]);
   const uint32_t n = in->count;
@@ -49,7 +50,7 @@ const Instr* ElementUnary(Subgroup& sg, const Instr* in) {
 }
 
 template <class R, class A, class F>
-const Instr* ElementBinary(Subgroup& sg, const Instr* in) {
+__attribute__((noinline)) const Instr* ElementBinary(Subgroup& sg, const Instr* in) {
   R* r = sg.reg<R>(in->result);
   const A* a = sg.reg<const A>(in->op[0]);
   const A* b = sg.reg<const A>(in->op[1]);
@@ -67,22 +68,29 @@ const Instr* ElementBinary(Subgroup& sg, const Instr* in) {
 
 // The common case of a whole subgroup active with a slot of kTotal elements (components times
 // subgroup size, known at load time): a fixed-length loop over unaliased slots (an SSA result
-// never shares a slot with an operand) that the compiler turns into straight vector code.
+// never shares a slot with an operand) that the compiler turns into straight vector code. The
+// loops take their slots as __restrict parameters: clang ignores __restrict on local variables,
+// and without it the loop stayed scalar (one load, operation and store per element).
+template <class R, class A, class F, uint32_t kTotal>
+inline __attribute__((always_inline)) void ApplyUnaryFixed(R* __restrict r, const A* __restrict a) {
+  for (uint32_t i = 0; i < kTotal; ++i) r[i] = F::template Apply<A>(a[i]);
+}
+template <class R, class A, class F, uint32_t kTotal>
+inline __attribute__((always_inline)) void ApplyBinaryFixed(R* __restrict r, const A* __restrict a,
+                                                            const A* __restrict b) {
+  for (uint32_t i = 0; i < kTotal; ++i) r[i] = F::template Apply<A>(a[i], b[i]);
+}
 template <class R, class A, class F, uint32_t kTotal>
 const Instr* ElementUnaryFixed(Subgroup& sg, const Instr* in) {
   if (!sg.full) return ElementUnary<R, A, F>(sg, in);
-  R* __restrict r = sg.reg<R>(in->result);
-  const A* __restrict a = sg.reg<const A>(in->op[0]);
-  for (uint32_t i = 0; i < kTotal; ++i) r[i] = F::template Apply<A>(a[i]);
+  ApplyUnaryFixed<R, A, F, kTotal>(sg.reg<R>(in->result), sg.reg<const A>(in->op[0]));
   return in + 1;
 }
 template <class R, class A, class F, uint32_t kTotal>
 const Instr* ElementBinaryFixed(Subgroup& sg, const Instr* in) {
   if (!sg.full) return ElementBinary<R, A, F>(sg, in);
-  R* __restrict r = sg.reg<R>(in->result);
-  const A* __restrict a = sg.reg<const A>(in->op[0]);
-  const A* __restrict b = sg.reg<const A>(in->op[1]);
-  for (uint32_t i = 0; i < kTotal; ++i) r[i] = F::template Apply<A>(a[i], b[i]);
+  ApplyBinaryFixed<R, A, F, kTotal>(sg.reg<R>(in->result), sg.reg<const A>(in->op[0]),
+                                    sg.reg<const A>(in->op[1]));
   return in + 1;
 }
 
