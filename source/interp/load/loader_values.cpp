@@ -11,6 +11,20 @@ namespace {
 
 constexpr uint32_t kSlotAlignment = 16;
 
+// Whether `t` can be a component of a vector or a cooperative matrix: a scalar or a pointer.
+bool IsVectorComponent(const ir::Type* t) {
+  if (t == nullptr) return false;
+  switch (t->kind) {
+    case ir::TypeKind::kBool:
+    case ir::TypeKind::kInt:
+    case ir::TypeKind::kFloat:
+    case ir::TypeKind::kPointer:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 const TypeInfo& Loader::Type(uint32_t type_id) {
@@ -43,6 +57,10 @@ const TypeInfo& Loader::Type(uint32_t type_id) {
         info.storage = type->storage_class;
         break;
       case ir::TypeKind::kVector: {
+        // A vector's components are scalars or pointers. A module that skipped core validation
+        // may name anything, the vector itself included: such a vector gets no layout (the
+        // loader refuses it as unsupported) instead of recursing without end.
+        if (!IsVectorComponent(types_.GetType(type->element))) break;
         const TypeInfo& element = Type(type->element);
         info.value = {element.value.scalar, type->count};
         info.lane_bytes = element.lane_bytes * type->count;
@@ -54,6 +72,7 @@ const TypeInfo& Loader::Type(uint32_t type_id) {
         break;
       case ir::TypeKind::kCooperativeMatrix:
         // Each invocation's slice: length() components (coop_layout.hpp).
+        if (!IsVectorComponent(types_.GetType(type->element))) break;
         if (std::optional<CoopLayout> layout = CoopLayoutOf(type_id, nullptr)) {
           const ValueType element = Type(type->element).value;
           info.value = {element.scalar, layout->length()};
