@@ -11,14 +11,14 @@ namespace {
 
 constexpr uint32_t kSlotAlignment = 16;
 
-// Whether `t` can be a component of a vector or a cooperative matrix: a scalar or a pointer.
+// Whether `t` can be a component of a vector or a cooperative matrix as xmx-run runs them: a
+// scalar, the components SupportedType accepts (it refuses every other vector with a message).
 bool IsVectorComponent(const ir::Type* t) {
   if (t == nullptr) return false;
   switch (t->kind) {
     case ir::TypeKind::kBool:
     case ir::TypeKind::kInt:
     case ir::TypeKind::kFloat:
-    case ir::TypeKind::kPointer:
       return true;
     default:
       return false;
@@ -57,7 +57,7 @@ const TypeInfo& Loader::Type(uint32_t type_id) {
         info.storage = type->storage_class;
         break;
       case ir::TypeKind::kVector: {
-        // A vector's components are scalars or pointers. A module that skipped core validation
+        // A vector's components are scalars. A module that skipped core validation
         // may name anything, the vector itself included: such a vector gets no layout (the
         // loader refuses it as unsupported) instead of recursing without end.
         if (!IsVectorComponent(types_.GetType(type->element))) break;
