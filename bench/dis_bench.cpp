@@ -1,6 +1,7 @@
-// Disassembly throughput on a synthesized multi-megabyte module: our parser (into the in-memory
-// module), our disassembler (default and --raw-id), and, side by side, whole-process runs of
-// xmx-dis and the installed spirv-dis on the same file. Figures only; nothing here asserts a time.
+// Disassembly throughput on synthesized modules of 1, 2, 4 and 8 MB: our parser (into the
+// in-memory module) and our disassembler (default and --raw-id) at each size, so that the growth
+// with size shows, and, side by side on the 8 MB file, whole-process runs of xmx-dis and the
+// installed spirv-dis. Figures only; nothing here asserts a time.
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -79,9 +80,12 @@ std::vector<uint32_t> SynthesizeModule(size_t target_bytes) {
   return b.Finish();
 }
 
-const std::vector<uint32_t>& Module() {
-  static const std::vector<uint32_t> module = SynthesizeModule(8 << 20);
-  return module;
+// The module of `mb` megabytes (1, 2, 4 or 8), made once.
+const std::vector<uint32_t>& Module(int64_t mb = 8) {
+  static std::vector<uint32_t> modules[4];
+  const int slot = mb >= 8 ? 3 : mb >= 4 ? 2 : mb >= 2 ? 1 : 0;
+  if (modules[slot].empty()) modules[slot] = SynthesizeModule(size_t{1} << (20 + slot));
+  return modules[slot];
 }
 
 // The module as a file, for the whole-process runs.
@@ -99,7 +103,7 @@ const std::string& ModuleFile() {
 }
 
 void BM_ParseModule(benchmark::State& state) {
-  const auto& words = Module();
+  const auto& words = Module(state.range(0));
   for (auto _ : state) {
     const xmx::Result<xmx::ir::Module> module = xmx::ir::Module::Parse(words);
     if (!module) state.SkipWithError(module.diagnostics()[0].Format().c_str());
@@ -107,10 +111,14 @@ void BM_ParseModule(benchmark::State& state) {
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(words.size() * 4));
 }
-BENCHMARK(BM_ParseModule)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ParseModule)
+    ->ArgName("MB")
+    ->RangeMultiplier(2)
+    ->Range(1, 8)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_Disassemble(benchmark::State& state) {
-  const auto& words = Module();
+  const auto& words = Module(state.range(1));
   xmx::text::DisassembleOptions options;
   options.friendly_names = state.range(0) != 0;
   size_t text_bytes = 0;
@@ -126,7 +134,10 @@ void BM_Disassemble(benchmark::State& state) {
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(words.size() * 4));
   state.counters["text_MB"] = double(text_bytes) / 1e6;
 }
-BENCHMARK(BM_Disassemble)->Arg(1)->Arg(0)->ArgName("friendly")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Disassemble)
+    ->ArgNames({"friendly", "MB"})
+    ->ArgsProduct({{1, 0}, {1, 2, 4, 8}})
+    ->Unit(benchmark::kMillisecond);
 
 // Runs `argv` with its output to /dev/null; returns the wall time in seconds, or -1.
 double TimeProcess(const std::vector<std::string>& args) {
