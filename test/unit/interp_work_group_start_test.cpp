@@ -2,10 +2,11 @@
 // zero, each work-item's builtins its own, by-value arguments the caller's bytes, the kernel's
 // arguments in their registers. A worker thread reuses one work-group's storage for every
 // work-group it runs, a full work-group starting from images made once per launch with only the
-// builtins that name the work-group moved (executor.cpp), a work-group at the edge of the NDRange
-// set up from scratch. The kernel here reads everything a stale start would show, before writing
-// it, in a 2D launch with a global offset where full and edge work-groups alternate; every word
-// is checked against a model computed here, with 64- and 32-bit builtins, on one and two threads.
+// builtins that name the work-group moved (run/worker_start.cpp), a work-group at the edge of
+// the NDRange set up from scratch. The kernel here reads everything a stale start would show,
+// before writing it, in a 2D launch with a global offset where full and edge work-groups alternate;
+// every word is checked against a model computed here, with 64- and 32-bit builtins, on one and two
+// threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
