@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "interp/load/loader.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
@@ -18,21 +19,11 @@ namespace {
 // B (bf16 16x16), C (float 8x16), CW (Workgroup scope), A3 (bf16 3x16, Use A), C12 (float 8x12,
 // Accumulator) and scalar bfloat16 %bf; BODY ends in the block's terminator.
 std::string Kernel(const std::string& body) {
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability BFloat16TypeKHR
-               OpCapability BFloat16CooperativeMatrixKHR
-               OpCapability CooperativeMatrixKHR
-               OpExtension "SPV_KHR_bfloat16"
-               OpExtension "SPV_KHR_cooperative_matrix"
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-      %float = OpTypeFloat 32
+  return testing::KernelModuleHeader(
+             {.capabilities = {"Int64", "BFloat16TypeKHR", "BFloat16CooperativeMatrixKHR",
+                               "CooperativeMatrixKHR"},
+              .extensions = {"SPV_KHR_bfloat16", "SPV_KHR_cooperative_matrix"}}) +
+         testing::TypesNamed({"%void", "%uint", "%ulong", "%float"}) + R"(
          %bf = OpTypeFloat 16 BFloat16KHR
           %0 = OpConstant %uint 0
           %1 = OpConstant %uint 1

@@ -12,18 +12,14 @@
 #include <vector>
 
 #include "interp/load/invariant_code.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
 namespace {
 
 // The exit block stands before the loop that dominates it, as llvm-spirv-15 -O2 may order blocks.
-const char* const kKernel = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability GenericPointer
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
+const std::string kKernel = testing::KernelModuleHeader({.capabilities = {"GenericPointer"}}) + R"(
                OpName %of_var "of_var"
                OpName %of_param "of_param"
                OpName %of_cast "of_cast"
@@ -39,10 +35,8 @@ const char* const kKernel = R"(
                OpName %generic "generic"
                OpName %dynamic "dynamic"
                OpName %in_exit "in_exit"
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %float = OpTypeFloat 32
-       %bool = OpTypeBool
+)" + testing::TypesNamed({"%void", "%uint", "%float", "%bool"}) +
+                            R"(
       %arr_4 = OpTypeArray %uint %uint_4
       %p_int = OpTypePointer CrossWorkgroup %uint
     %p_float = OpTypePointer CrossWorkgroup %float
@@ -54,12 +48,10 @@ const char* const kKernel = R"(
        %zero = OpConstant %uint 0
         %one = OpConstant %uint 1
      %uint_4 = OpConstant %uint 4
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
+)" + testing::OutAndCountKernelEntry(R"(
         %var = OpVariable %f_uint Function
       %array = OpVariable %f_arr Function
+)") + R"(
    %of_entry = OpBitcast %float %n
                OpBranch %loop
        %exit = OpLabel

@@ -10,6 +10,7 @@
 
 #include "interp/kernel_access.hpp"
 #include "interp/load/loader.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 
@@ -20,21 +21,10 @@ namespace {
 // with every type the cases need.
 std::string Kernel(const std::string& body, const std::string& entry = "%k",
                    const std::string& extra_types = "", const std::string& functions = "") {
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Int8
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel )" +
-         entry + R"( "k"
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-      %float = OpTypeFloat 32
-       %bool = OpTypeBool
-     %v4uint = OpTypeVector %uint 4
-     %v2uint = OpTypeVector %uint 2
+  return testing::KernelModuleHeader({.capabilities = {"Int64", "Int8"}, .entry = entry}) +
+         testing::TypesNamed(
+             {"%void", "%uint", "%ulong", "%float", "%bool", "%v4uint", "%v2uint"}) +
+         R"(
       %p_int = OpTypePointer CrossWorkgroup %uint
          %fn = OpTypeFunction %void %p_int %uint
     %fn_uint = OpTypeFunction %uint %uint
@@ -43,12 +33,7 @@ std::string Kernel(const std::string& body, const std::string& entry = "%k",
     %float_1 = OpConstant %float 1
        %vec4 = OpConstantComposite %v4uint %zero %one %zero %one
 )" + extra_types +
-         R"(
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
-)" + body +
+         testing::OutAndCountKernelEntry() + body +
          R"(
                OpFunctionEnd
 )" + functions;
@@ -346,12 +331,7 @@ TEST(InterpLoadChecks, InitializerOfAnotherType) {
 // A kernel with no values at all still has a register file (UBSan once found a copy from a
 // null register image), and runs.
 TEST(InterpLoadChecks, KernelWithoutRegistersRuns) {
-  const std::string text = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
-       %void = OpTypeVoid
+  const std::string text = testing::KernelModuleHeader({}) + testing::TypesNamed({"%void"}) + R"(
          %fn = OpTypeFunction %void
           %k = OpFunction %void None %fn
       %entry = OpLabel

@@ -26,6 +26,7 @@
 #include "interp/load/variable_promotion.hpp"
 #include "interp_launch_support.hpp"
 #include "ir/type_table.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 #include "xmx/validator.hpp"
@@ -42,46 +43,18 @@ using testing::Word;
 // A module with kernel k(global uint* out, uint n); BODY follows the entry label, with %id the
 // work-item's global id (uint), %g0 the same as a ulong, and %arr a private uint[4].
 std::string Module(const std::string& body, const std::string& annotations = "") {
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %gid
-               OpDecorate %gid BuiltIn GlobalInvocationId
-)" + annotations +
+  return testing::KernelModuleHeader({.capabilities = {"Int64"}, .interface = "%gid"}) +
+         testing::kGlobalIdDecoration + annotations +
+         testing::TypesNamed({"%void", "%uint", "%ulong", "%bool", "%v3ulong"}) +
+         testing::UintConstants({0, 1, 2, 3, 4, 5, 10, 20, 40}) +
          R"(
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-       %bool = OpTypeBool
-    %v3ulong = OpTypeVector %ulong 3
-         %c0 = OpConstant %uint 0
-         %c1 = OpConstant %uint 1
-         %c2 = OpConstant %uint 2
-         %c3 = OpConstant %uint 3
-         %c4 = OpConstant %uint 4
-         %c5 = OpConstant %uint 5
-        %c10 = OpConstant %uint 10
-        %c20 = OpConstant %uint 20
-        %c40 = OpConstant %uint 40
          %l0 = OpConstant %ulong 0
        %arr4 = OpTypeArray %uint %c4
-       %p_in = OpTypePointer Input %v3ulong
-        %gid = OpVariable %p_in Input
-      %p_int = OpTypePointer CrossWorkgroup %uint
+)" + testing::OutAndCountDeclarations(R"(
      %f_uint = OpTypePointer Function %uint
       %f_arr = OpTypePointer Function %arr4
-         %fn = OpTypeFunction %void %p_int %uint
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
-        %arr = OpVariable %f_arr Function
-          %g = OpLoad %v3ulong %gid
-         %g0 = OpCompositeExtract %ulong %g 0
-         %id = OpUConvert %uint %g0
-)" + body;
+)") + testing::OutAndCountKernelStart("        %arr = OpVariable %f_arr Function\n") +
+         body;
 }
 
 // A counted loop: `for (%i = START; %i CMP BOUND; %i += STEP) { BODY }`, then AFTER. The body

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "interp/load/phi_coalescing.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
@@ -18,24 +19,17 @@ namespace {
 // `after` add instructions to the loop header and to the exit block.
 std::string Kernel(const std::string& body, const std::string& extra_phis = "",
                    const std::string& after = "") {
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
+  return testing::KernelModuleHeader({}) + R"(
                OpName %acc "acc"
                OpName %next "next"
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-       %bool = OpTypeBool
+)" + testing::TypesNamed({"%void", "%uint", "%bool"}) +
+         R"(
       %p_int = OpTypePointer CrossWorkgroup %uint
          %fn = OpTypeFunction %void %p_int %uint
        %zero = OpConstant %uint 0
         %one = OpConstant %uint 1
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
+)" + testing::OutAndCountKernelEntry() +
+         R"(
                OpBranch %loop
        %loop = OpLabel
         %acc = OpPhi %uint %zero %entry %next %loop

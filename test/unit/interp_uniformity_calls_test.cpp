@@ -10,6 +10,7 @@
 
 #include "interp/load/uniformity.hpp"
 #include "ir/module_info.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
@@ -17,12 +18,8 @@ namespace {
 
 // Kernel k(buf, n) calls f(n, lane) and g(n) twice (the second time with the lane id), and h, which
 // calls itself. f has a counted loop on n (uniform exit) and a branch on its lane parameter.
-const char* const kModule = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %lid
+const std::string kModule =
+    testing::KernelModuleHeader({.capabilities = {"Int64"}, .interface = "%lid"}) + R"(
                OpName %n "n"
                OpName %fn_n "fn_n"
                OpName %fn_lane "fn_lane"
@@ -115,12 +112,8 @@ const char* const kModule = R"(
 )";
 
 // The same kernel's shape with a loop whose exit test reads the lane id: no phi is proven.
-const char* const kLaneLoop = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %lid
+const std::string kLaneLoop =
+    testing::KernelModuleHeader({.capabilities = {"Int64"}, .interface = "%lid"}) + R"(
                OpName %j "j"
                OpName %jn "jn"
                OpName %count "count"
@@ -156,7 +149,7 @@ const char* const kLaneLoop = R"(
 
 class UniformityCallsTest : public ::testing::Test {
  protected:
-  void Load(const char* text) {
+  void Load(const std::string& text) {
     words_ = val::testing::Assemble(text);
     Diagnostic error;
     module_ = ir::Module::FromWords(words_, &error);
@@ -208,7 +201,7 @@ TEST_F(UniformityCallsTest, CounterOfALoopWithAUniformExitIsUniform) {
   text.replace(text.find(phi), phi.size(), "%picked = OpPhi %uint %c1 %one");
   const std::string join = "        %two = OpLabel\n               OpBranch %join\n";
   text.replace(text.find(join), join.size(), "");
-  Load(text.c_str());
+  Load(text);
   UniformValues uniform(*module_, *info_, Kernel());
   for (const char* name : {"i", "next", "stay", "picked", "after"}) {
     EXPECT_TRUE(uniform.Contains(Id(name))) << name;

@@ -7,6 +7,7 @@
 
 #include "interp/load/uniformity.hpp"
 #include "ir/module_info.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
@@ -14,12 +15,8 @@ namespace {
 
 // A kernel with a buffer, a by-value int and a by-value struct parameter; values derived from
 // each kind of source, a loop phi, and a load from memory.
-const char* const kKernel = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %wgid %lid
+const std::string kKernel =
+    testing::KernelModuleHeader({.capabilities = {"Int64"}, .interface = "%wgid %lid"}) + R"(
                OpName %uint_8 "uint_8"
                OpName %buf "buf"
                OpName %n "n"

@@ -20,6 +20,7 @@
 #include "interp/load/loader.hpp"
 #include "interp/load/variable_promotion.hpp"
 #include "interp_launch_support.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 #include "xmx/validator.hpp"
@@ -37,63 +38,30 @@ using testing::Word;
 // %id the work-item's global id as a uint and %g0 as a ulong when the body computes them.
 std::string Module(const std::string& functions, const std::string& annotations = "",
                    const std::string& addressing = "Physical64") {
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Int8
-               OpMemoryModel )" +
-         addressing + R"( OpenCL
-               OpEntryPoint Kernel %k "k" %gid
-               OpName %k "k"
-               OpDecorate %gid BuiltIn GlobalInvocationId
-)" + annotations +
+  return testing::KernelModuleHeader(
+             {.capabilities = {"Int64", "Int8"}, .addressing = addressing, .interface = "%gid"}) +
          R"(
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-      %uchar = OpTypeInt 8 0
-       %bool = OpTypeBool
-     %v2uint = OpTypeVector %uint 2
-    %v3ulong = OpTypeVector %ulong 3
-         %c0 = OpConstant %uint 0
-         %c1 = OpConstant %uint 1
-         %c2 = OpConstant %uint 2
-         %c3 = OpConstant %uint 3
-         %c4 = OpConstant %uint 4
-         %c5 = OpConstant %uint 5
-        %c10 = OpConstant %uint 10
-        %c99 = OpConstant %uint 99
+               OpName %k "k"
+)" + testing::kGlobalIdDecoration +
+         annotations +
+         testing::TypesNamed(
+             {"%void", "%uint", "%ulong", "%uchar", "%bool", "%v2uint", "%v3ulong"}) +
+         testing::UintConstants({0, 1, 2, 3, 4, 5, 10, 99}) +
+         R"(
          %l1 = OpConstant %ulong 1
          %l2 = OpConstant %ulong 2
        %arr4 = OpTypeArray %uint %c4
-       %p_in = OpTypePointer Input %v3ulong
-        %gid = OpVariable %p_in Input
-      %p_int = OpTypePointer CrossWorkgroup %uint
+)" + testing::OutAndCountDeclarations(R"(
      %f_uint = OpTypePointer Function %uint
     %f_uchar = OpTypePointer Function %uchar
        %f_v2 = OpTypePointer Function %v2uint
       %f_arr = OpTypePointer Function %arr4
      %f_fptr = OpTypePointer Function %f_uint
-         %fn = OpTypeFunction %void %p_int %uint
+)") +
+         R"(
     %fn_uint = OpTypeFunction %uint
      %fn_ptr = OpTypeFunction %uint %f_uint
 )" + functions;
-}
-
-// The entry of k: parameters, the label %entry, then VARIABLES, then %g0 and %id.
-std::string KernelStart(const std::string& variables) {
-  return R"(
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
-)" + variables +
-         R"(
-          %g = OpLoad %v3ulong %gid
-         %g0 = OpCompositeExtract %ulong %g 0
-         %id = OpUConvert %uint %g0
-)";
 }
 
 LaunchResult Launch(const std::vector<uint32_t>& words, bool promote, uint64_t items, uint32_t n,
@@ -148,7 +116,7 @@ LaunchResult RunBoth(const std::string& text, uint64_t items, uint32_t n,
 // (n + id % 4), so lanes leave it at different iterations: the phis run in divergent SIMT
 // execution. out[id] = 1 + id * (0 + 1 + ... + (trip - 1)).
 TEST(VariablePromotion, DivergentLoopCounterAndAccumulator) {
-  const std::string text = Module(KernelStart(R"(
+  const std::string text = Module(testing::OutAndCountKernelStart(R"(
           %i = OpVariable %f_uint Function
         %acc = OpVariable %f_uint Function
 )") + R"(
@@ -200,7 +168,7 @@ TEST(VariablePromotion, DivergentLoopCounterAndAccumulator) {
 // started it: zero. x is stored on odd lanes only; y is read at the top of each iteration
 // before the iteration stores it. out[2 id] = odd ? 5 : 0, out[2 id + 1] = 3 id.
 TEST(VariablePromotion, KernelReadsBeforeStoresReadZero) {
-  const std::string text = Module(KernelStart(R"(
+  const std::string text = Module(testing::OutAndCountKernelStart(R"(
           %x = OpVariable %f_uint Function
           %y = OpVariable %f_uint Function
           %j = OpVariable %f_uint Function
@@ -263,7 +231,8 @@ TEST(VariablePromotion, CalledFunctionKeepsVariablesReadBeforeWritten) {
          %tv = OpLoad %uint %t
                OpReturnValue %tv
                OpFunctionEnd
-)" + KernelStart("") + R"(
+)" + testing::OutAndCountKernelStart("") +
+                                  R"(
          %r1 = OpFunctionCall %uint %count
          %r2 = OpFunctionCall %uint %count
         %r10 = OpIMul %uint %r1 %c10
@@ -290,7 +259,7 @@ TEST(VariablePromotion, EscapingOrPartialVariablesStayInMemory) {
          %pv = OpLoad %uint %p
                OpReturnValue %pv
                OpFunctionEnd
-)" + KernelStart(R"(
+)" + testing::OutAndCountKernelStart(R"(
          %va = OpVariable %f_uint Function
          %vb = OpVariable %f_uint Function
          %vc = OpVariable %f_v2 Function
@@ -348,7 +317,7 @@ TEST(VariablePromotion, EscapingOrPartialVariablesStayInMemory) {
 // zero on even lanes. Both runs must report the same instruction, lane and work-item, stopping
 // at the first report (error) or going on (warn).
 TEST(VariablePromotion, ReportsThroughPromotedValuesAreTheSame) {
-  const std::string text = Module(KernelStart(R"(
+  const std::string text = Module(testing::OutAndCountKernelStart(R"(
         %arr = OpVariable %f_arr Function
          %pp = OpVariable %f_fptr Function
           %d = OpVariable %f_uint Function
@@ -395,7 +364,7 @@ TEST(VariablePromotion, ReportsThroughPromotedValuesAreTheSame) {
 // In a Physical32 module a pointer is 4 bytes in memory and 8 in registers: a pointer variable
 // is not promoted there (its load widens what the store narrowed), the uint one is.
 TEST(VariablePromotion, Physical32PointerVariablesStayInMemory) {
-  const std::string functions = KernelStart(R"(
+  const std::string functions = testing::OutAndCountKernelStart(R"(
           %v = OpVariable %f_uint Function
          %pp = OpVariable %f_fptr Function
 )") + R"(
@@ -420,7 +389,7 @@ TEST(VariablePromotion, Physical32PointerVariablesStayInMemory) {
 // another type than the variable's: such a variable is not promoted, or its loads would give
 // values of the wrong register size.
 TEST(VariablePromotion, MistypedStoresKeepTheVariableInMemory) {
-  const std::string text = Module(KernelStart(R"(
+  const std::string text = Module(testing::OutAndCountKernelStart(R"(
           %v = OpVariable %f_uint Function
 )") + R"(
                OpStore %v %g0

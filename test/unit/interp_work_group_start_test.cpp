@@ -18,6 +18,7 @@
 
 #include "interp/kernel_access.hpp"
 #include "interp/load/loader.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 #include "xmx/module.hpp"
@@ -46,13 +47,11 @@ std::string WordIndexConstants() {
 std::string StartKernel(bool physical64) {
   const std::string size = physical64 ? "%ulong" : "%uint";
   const std::string to_uint = physical64 ? "OpUConvert %uint" : "OpCopyObject %uint";
-  std::string text = std::string(R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpMemoryModel )") +
-                     (physical64 ? "Physical64" : "Physical32") + R"( OpenCL
-               OpEntryPoint Kernel %k "k" %gid %wid %lid %wsize %sgsize %linear %lindex %shared
+  std::string text = testing::KernelModuleHeader(
+                         {.capabilities = {"Int64"},
+                          .addressing = physical64 ? "Physical64" : "Physical32",
+                          .interface = "%gid %wid %lid %wsize %sgsize %linear %lindex %shared"}) +
+                     R"(
                OpDecorate %gid BuiltIn GlobalInvocationId
                OpDecorate %wid BuiltIn WorkgroupId
                OpDecorate %lid BuiltIn LocalInvocationId
