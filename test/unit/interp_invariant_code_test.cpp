@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "assembled_module_test.hpp"
 #include "interp/load/invariant_code.hpp"
 #include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
@@ -78,19 +79,14 @@ const std::string kKernel = testing::KernelModuleHeader({.capabilities = {"Gener
                OpFunctionEnd
 )";
 
-class InvariantCodeTest : public ::testing::Test {
+class InvariantCodeTest : public testing::AssembledModuleTest {
  protected:
   InvariantCode Find(const std::string& text, const std::vector<std::string>& excluded = {}) {
-    words_ = val::testing::Assemble(text);
-    Diagnostic error;
-    module_ = ir::Module::FromWords(words_, &error);
-    EXPECT_TRUE(module_) << error.Format();
-    if (!module_) return {};
+    if (!Read(text)) return {};
     std::unordered_set<uint32_t> ids;
     for (const std::string& name : excluded) ids.insert(Id(name));
     return FindInvariantCode(module_->functions().front(), ids);
   }
-  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   // The position of `name` among the hoisted instructions, or -1.
   int Hoisted(const InvariantCode& code, const std::string& name) const {
     for (size_t i = 0; i < code.hoisted.size(); ++i) {
@@ -103,9 +99,6 @@ class InvariantCodeTest : public ::testing::Test {
     return std::count(code.copies.begin(), code.copies.end(),
                       std::make_pair(Id(result), Id(operand))) == 1;
   }
-
-  std::vector<uint32_t> words_;
-  std::optional<ir::Module> module_;
 };
 
 TEST_F(InvariantCodeTest, PointerArithmeticOfOncePerActivationValuesIsHoisted) {

@@ -10,12 +10,16 @@
 
 #include "interp/kernel_access.hpp"
 #include "interp/load/loader.hpp"
+#include "interp_launch_support.hpp"
 #include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 
 namespace xmx::interp {
 namespace {
+
+using testing::AssembleAndLoad;
+using testing::LoadedKernel;
 
 // A kernel k(global uint* out, uint n) whose body is BODY (ending in the block's terminator),
 // with every type the cases need.
@@ -49,34 +53,10 @@ const char* const kTwice = R"(
                OpFunctionEnd
 )";
 
-struct Loaded {
-  std::optional<Program> program;
-  Diagnostic error;
-};
-
-Loaded Load(const std::string& text) {
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  Diagnostic diagnostic;
-  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-  EXPECT_TRUE(module.has_value()) << diagnostic.Format();
-  Loaded loaded;
-  if (!module) return loaded;
-  LoadOptions options;
-  options.kernel = "k";
-  Result<Program> program = LoadProgram(*module, options);
-  if (program) {
-    loaded.program = std::move(*program);
-  } else {
-    EXPECT_EQ(program.diagnostics().size(), 1u);
-    loaded.error = program.diagnostics().front();
-  }
-  return loaded;
-}
-
 // The module fails to load with a message containing `message`, about an instruction.
 void ExpectLoadError(const std::string& text, const std::string& message,
                      bool names_instruction = true) {
-  Loaded loaded = Load(text);
+  LoadedKernel loaded = AssembleAndLoad(text);
   ASSERT_FALSE(loaded.program.has_value()) << "loaded, expected: " << message << "\n" << text;
   EXPECT_NE(loaded.error.message.find(message), std::string::npos)
       << "message: " << loaded.error.message << "\nexpected: " << message;
@@ -85,7 +65,7 @@ void ExpectLoadError(const std::string& text, const std::string& message,
 }
 
 TEST(InterpLoadChecks, AWellFormedKernelLoads) {
-  Loaded loaded = Load(Kernel(R"(
+  LoadedKernel loaded = AssembleAndLoad(Kernel(R"(
           %x = OpIAdd %uint %n %one
           %c = OpULessThan %bool %x %one
           %s = OpSelect %uint %c %x %zero
@@ -95,7 +75,7 @@ TEST(InterpLoadChecks, AWellFormedKernelLoads) {
           %z = OpIAdd %uint %y %e
                OpStore %out %z
                OpReturn)",
-                              "%k", "", kTwice));
+                                               "%k", "", kTwice));
   EXPECT_TRUE(loaded.program.has_value()) << loaded.error.message;
 }
 
@@ -338,7 +318,7 @@ TEST(InterpLoadChecks, KernelWithoutRegistersRuns) {
                OpReturn
                OpFunctionEnd
 )";
-  Loaded loaded = Load(text);
+  LoadedKernel loaded = AssembleAndLoad(text);
   ASSERT_TRUE(loaded.program.has_value()) << loaded.error.message;
   EXPECT_GT(loaded.program->register_bytes, 0u);
   EXPECT_EQ(loaded.program->register_image.size(), loaded.program->register_bytes);

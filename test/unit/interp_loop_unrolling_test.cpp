@@ -12,9 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,10 +31,7 @@
 namespace xmx::interp {
 namespace {
 
-using testing::ExpectSameOutcome;
-using testing::LaunchOutAndCount;
 using testing::LaunchResult;
-using testing::OutAndCountLaunch;
 using testing::Word;
 
 // A module with kernel k(global uint* out, uint n); BODY follows the entry label, with %id the
@@ -91,20 +85,6 @@ const std::string kStoreAndReturn = R"(
                OpFunctionEnd
 )";
 
-LaunchResult Launch(const std::vector<uint32_t>& words, bool unroll, uint64_t items, uint32_t n,
-                    CheckMode check) {
-  LoadOptions options;
-  options.unroll_loops = unroll;
-  OutAndCountLaunch launch;
-  launch.global = items;
-  launch.local = items < 16 ? items : 16;
-  launch.out_bytes = items * 4;
-  launch.n = n;
-  launch.check = check;
-  launch.instruction_limit = 1000000;  // a wrongly transformed loop stops
-  return LaunchOutAndCount(words, options, launch);
-}
-
 // What unrolling makes of `text` (after promotion, as the loader runs them); the result must
 // validate.
 UnrollSummary Unroll(const std::string& text) {
@@ -131,14 +111,12 @@ UnrollSummary Unroll(const std::string& text) {
 // Runs the kernel unrolled and not, expects the same outcome, and returns the unrolled one.
 LaunchResult RunBoth(const std::string& text, uint64_t items, uint32_t n,
                      CheckMode check = CheckMode::kError) {
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  const val::ValidationResult valid = val::Validate(words, {});
-  EXPECT_TRUE(valid.valid) << val::testing::Dump(valid);
-  LaunchResult unrolled = Launch(words, true, items, n, check);
-  const LaunchResult loop = Launch(words, false, items, n, check);
-  ExpectSameOutcome(unrolled, loop);
-  EXPECT_LE(unrolled.instructions, loop.instructions);
-  return unrolled;
+  LoadOptions loops;
+  loops.unroll_loops = false;
+  testing::TransformedAndPlain runs =
+      testing::RunTransformedAndPlain(text, LoadOptions(), loops, items, 4, n, check);
+  EXPECT_LE(runs.transformed.instructions, runs.plain.instructions);
+  return std::move(runs.transformed);
 }
 
 // arr[i] = id * i for i < 4 through a one-index chain on the counter, then the sum of arr:
@@ -351,13 +329,14 @@ TEST(LoopUnrolling, DecoratedInstructions) {
   for (uint32_t id = 0; id < 16; ++id) EXPECT_EQ(Word(run.out, id), id + 2) << id;
 }
 
-// Blocks reached by one unconditional branch join their predecessor; a block two branches reach
-// does not, and a divergent if-else still reconverges where it did.
-TEST(LoopUnrolling, StraightLineBlocksMerge) {
-  const std::string text = Module(R"(
+// Blocks %a and %b, each reached by one unconditional branch, a divergent if-else (%t, %f)
+// that reconverges at %j, and %z: %value is x * 3 for an odd x = %id + ADDEND, else x + 10.
+std::string StraightLineBlocks(const std::string& addend) {
+  return R"(
                OpBranch %a
           %a = OpLabel
-         %x1 = OpIAdd %uint %id %c1
+         %x1 = OpIAdd %uint %id )" +
+         addend + R"(
                OpBranch %b
           %b = OpLabel
          %x2 = OpPhi %uint %x1 %a
@@ -375,7 +354,13 @@ TEST(LoopUnrolling, StraightLineBlocksMerge) {
                OpBranch %z
           %z = OpLabel
       %value = OpIAdd %uint %xj %c0
-)" + kStoreAndReturn);
+)";
+}
+
+// Blocks reached by one unconditional branch join their predecessor; a block two branches reach
+// does not, and a divergent if-else still reconverges where it did.
+TEST(LoopUnrolling, StraightLineBlocksMerge) {
+  const std::string text = Module(StraightLineBlocks("%c1") + kStoreAndReturn);
   // Without a loop the loader leaves the module alone; transformed, a, b and z merge.
   Diagnostic diagnostic;
   EXPECT_FALSE(MayUnrollLoops(*ir::Module::FromWords(val::testing::Assemble(text), &diagnostic)));
@@ -384,28 +369,9 @@ TEST(LoopUnrolling, StraightLineBlocksMerge) {
   EXPECT_EQ(summary.merged_blocks, 3u);
   RunBoth(text, 16, 0);
   // With a loop in front, the loader transforms the module and the blocks merge.
-  const std::string looped = Module(CountedLoop("%c0", "OpULessThan", "%c2", "%c1", "", R"(
-               OpBranch %a
-          %a = OpLabel
-         %x1 = OpIAdd %uint %id %i
-               OpBranch %b
-          %b = OpLabel
-         %x2 = OpPhi %uint %x1 %a
-        %odd = OpBitwiseAnd %uint %x2 %c1
-         %is = OpIEqual %bool %odd %c1
-               OpBranchConditional %is %t %f
-          %t = OpLabel
-         %xt = OpIMul %uint %x2 %c3
-               OpBranch %j
-          %f = OpLabel
-         %xf = OpIAdd %uint %x2 %c10
-               OpBranch %j
-          %j = OpLabel
-         %xj = OpPhi %uint %xt %t %xf %f
-               OpBranch %z
-          %z = OpLabel
-      %value = OpIAdd %uint %xj %c0
-)") + kStoreAndReturn);
+  const std::string looped =
+      Module(CountedLoop("%c0", "OpULessThan", "%c2", "%c1", "", StraightLineBlocks("%i")) +
+             kStoreAndReturn);
   const UnrollSummary merged = Unroll(looped);
   EXPECT_EQ(merged.loops, 1u);
   EXPECT_GE(merged.merged_blocks, 5u);  // the copies, the exit, a and b into the entry; z
@@ -498,40 +464,28 @@ TEST(ConstantFolding, IntegerWidthsSignednessAndWrapping) {
 // Every kernel of the corpus and of the benchmark set: the module the loader runs still
 // validates, and the -O0 GEMMs of the benchmark set lose their constant loops.
 TEST(LoopUnrolling, UnrolledModulesOfCorpusAndBenchmarksValidate) {
-  namespace fs = std::filesystem;
   int unrolled_modules = 0;
-  for (const char* dir : {"/test/corpus/spv", "/bench/kernels"}) {
-    for (const fs::directory_entry& entry :
-         fs::recursive_directory_iterator(std::string(XMX_SOURCE_DIR) + dir)) {
-      if (entry.path().extension() != ".spv") continue;
-      std::ifstream in(entry.path(), std::ios::binary);
-      std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
-      std::vector<uint32_t> words(bytes.size() / 4);
-      std::memcpy(words.data(), bytes.data(), words.size() * 4);
-      if (!val::Validate(words, {}).valid) continue;  // the corpus keeps producers' bad builds
-      Diagnostic diagnostic;
-      std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-      ASSERT_TRUE(module) << entry.path();
-      // As the loader runs them: built-in calls upgraded to instructions, then promotion.
-      if (builtins::HasBuiltinImports(*module)) {
-        builtins::UpgradeResult upgraded = builtins::UpgradeBuiltinCalls(*module);
-        if (!upgraded.ok()) continue;
-        module = std::move(upgraded.module);
+  for (testing::CorpusModule& corpus : testing::ValidCorpusAndBenchmarkModules()) {
+    ir::Module& module = corpus.module;
+    // As the loader runs them: built-in calls upgraded to instructions, then promotion.
+    if (builtins::HasBuiltinImports(module)) {
+      builtins::UpgradeResult upgraded = builtins::UpgradeBuiltinCalls(module);
+      if (!upgraded.ok()) continue;
+      module = std::move(upgraded.module);
+    }
+    for (const ir::Instruction& e : module.entry_points()) {
+      if (e.num_operands() < 2) continue;
+      std::optional<ir::Module> promoted = PromotePrivateVariables(module, e.word(1));
+      ir::Module work = promoted ? std::move(*promoted) : module;
+      UnrollSummary summary;
+      if (!MayUnrollLoops(work) || !UnrollConstantTripLoops(work, &summary)) continue;
+      ++unrolled_modules;
+      const std::string name = corpus.path.filename().string();
+      if (name.find("32x32") != std::string::npos && name.find(".O0.") != std::string::npos) {
+        EXPECT_GE(summary.loops, 6u) << name;  // acc init, the 4 x 2 tile, the stores
       }
-      for (const ir::Instruction& e : module->entry_points()) {
-        if (e.num_operands() < 2) continue;
-        std::optional<ir::Module> promoted = PromotePrivateVariables(*module, e.word(1));
-        ir::Module work = promoted ? std::move(*promoted) : *module;
-        UnrollSummary summary;
-        if (!MayUnrollLoops(work) || !UnrollConstantTripLoops(work, &summary)) continue;
-        ++unrolled_modules;
-        const std::string name = entry.path().filename().string();
-        if (name.find("32x32") != std::string::npos && name.find(".O0.") != std::string::npos) {
-          EXPECT_GE(summary.loops, 6u) << name;  // acc init, the 4 x 2 tile, the stores
-        }
-        const val::ValidationResult result = val::Validate(work.ToWords(), {});
-        EXPECT_TRUE(result.valid) << entry.path() << "\n" << val::testing::Dump(result);
-      }
+      const val::ValidationResult result = val::Validate(work.ToWords(), {});
+      EXPECT_TRUE(result.valid) << corpus.path << "\n" << val::testing::Dump(result);
     }
   }
   EXPECT_GT(unrolled_modules, 10);

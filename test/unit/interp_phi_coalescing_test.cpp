@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "assembled_module_test.hpp"
 #include "interp/load/phi_coalescing.hpp"
 #include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
@@ -47,26 +48,18 @@ std::string Kernel(const std::string& body, const std::string& extra_phis = "",
 )";
 }
 
-class PhiCoalescingTest : public ::testing::Test {
+class PhiCoalescingTest : public testing::AssembledModuleTest {
  protected:
   std::vector<std::pair<uint32_t, uint32_t>> Pairs(const std::string& text) {
-    words_ = val::testing::Assemble(text);
-    Diagnostic error;
-    module_ = ir::Module::FromWords(words_, &error);
-    EXPECT_TRUE(module_) << error.Format();
-    if (!module_) return {};
+    if (!Read(text)) return {};
     return CoalescablePhis(module_->functions().front());
   }
-  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   bool Paired(const std::vector<std::pair<uint32_t, uint32_t>>& pairs) const {
     for (const auto& [p, v] : pairs) {
       if (p == Id("acc")) return v == Id("next");
     }
     return false;
   }
-
-  std::vector<uint32_t> words_;
-  std::optional<ir::Module> module_;
 };
 
 TEST_F(PhiCoalescingTest, AccumulatorUsedOnlyBeforeItsSuccessorIsPaired) {

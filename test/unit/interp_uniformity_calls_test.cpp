@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "assembled_module_test.hpp"
 #include "interp/load/uniformity.hpp"
 #include "ir/module_info.hpp"
 #include "spirv_preamble.hpp"
@@ -37,13 +38,10 @@ const std::string kModule =
                OpName %jn "jn"
                OpName %jstay "jstay"
                OpDecorate %lid BuiltIn LocalInvocationId
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-     %v3long = OpTypeVector %ulong 3
-       %bool = OpTypeBool
+)" + testing::TypesNamed({"%void", "%uint", "%ulong", "%v3ulong", "%bool"}) +
+    R"(
  %ptr_global = OpTypePointer CrossWorkgroup %uint
-  %ptr_input = OpTypePointer Input %v3long
+  %ptr_input = OpTypePointer Input %v3ulong
       %k_ty = OpTypeFunction %void %ptr_global %uint
       %f_ty = OpTypeFunction %uint %uint %uint
       %g_ty = OpTypeFunction %uint %uint
@@ -56,7 +54,7 @@ const std::string kModule =
         %buf = OpFunctionParameter %ptr_global
           %n = OpFunctionParameter %uint
       %entry = OpLabel
-      %local = OpLoad %v3long %lid
+      %local = OpLoad %v3ulong %lid
      %local0 = OpCompositeExtract %ulong %local 0
     %local32 = OpUConvert %uint %local0
          %r1 = OpFunctionCall %uint %f %n %local32
@@ -118,12 +116,9 @@ const std::string kLaneLoop =
                OpName %jn "jn"
                OpName %count "count"
                OpDecorate %lid BuiltIn LocalInvocationId
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-     %v3long = OpTypeVector %ulong 3
-       %bool = OpTypeBool
-  %ptr_input = OpTypePointer Input %v3long
+)" + testing::TypesNamed({"%void", "%uint", "%ulong", "%v3ulong", "%bool"}) +
+    R"(
+  %ptr_input = OpTypePointer Input %v3ulong
       %k_ty = OpTypeFunction %void %uint
          %c0 = OpConstant %uint 0
          %c1 = OpConstant %uint 1
@@ -131,7 +126,7 @@ const std::string kLaneLoop =
           %k = OpFunction %void None %k_ty
           %n = OpFunctionParameter %uint
       %entry = OpLabel
-      %local = OpLoad %v3long %lid
+      %local = OpLoad %v3ulong %lid
      %local0 = OpCompositeExtract %ulong %local 0
     %local32 = OpUConvert %uint %local0
                OpBranch %loop
@@ -147,20 +142,14 @@ const std::string kLaneLoop =
                OpFunctionEnd
 )";
 
-class UniformityCallsTest : public ::testing::Test {
+class UniformityCallsTest : public testing::AssembledModuleTest {
  protected:
   void Load(const std::string& text) {
-    words_ = val::testing::Assemble(text);
-    Diagnostic error;
-    module_ = ir::Module::FromWords(words_, &error);
-    ASSERT_TRUE(module_) << error.Format();
+    ASSERT_TRUE(Read(text));
     info_.emplace(*module_);
   }
-  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   uint32_t Kernel() const { return module_->functions().front().id(); }
 
-  std::vector<uint32_t> words_;
-  std::optional<ir::Module> module_;
   std::optional<ir::ModuleInfo> info_;
 };
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "assembled_module_test.hpp"
 #include "interp/load/uniformity.hpp"
 #include "ir/module_info.hpp"
 #include "spirv_preamble.hpp"
@@ -40,15 +41,12 @@ const std::string kKernel =
                OpDecorate %wgid BuiltIn WorkgroupId
                OpDecorate %lid BuiltIn LocalInvocationId
                OpDecorate %byval FuncParamAttr ByVal
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-     %v3long = OpTypeVector %ulong 3
-       %bool = OpTypeBool
+)" + testing::TypesNamed({"%void", "%uint", "%ulong", "%v3ulong", "%bool"}) +
+    R"(
      %struct = OpTypeStruct %uint %uint
  %ptr_global = OpTypePointer CrossWorkgroup %uint
  %ptr_struct = OpTypePointer Function %struct
-  %ptr_input = OpTypePointer Input %v3long
+  %ptr_input = OpTypePointer Input %v3ulong
       %fn_ty = OpTypeFunction %void %ptr_global %uint %ptr_struct
      %uint_1 = OpConstant %uint 1
      %uint_8 = OpConstant %uint 8
@@ -60,10 +58,10 @@ const std::string kKernel =
           %n = OpFunctionParameter %uint
       %byval = OpFunctionParameter %ptr_struct
       %entry = OpLabel
-      %group = OpLoad %v3long %wgid
+      %group = OpLoad %v3ulong %wgid
      %group0 = OpCompositeExtract %ulong %group 0
     %group32 = OpUConvert %uint %group0
-      %local = OpLoad %v3long %lid
+      %local = OpLoad %v3ulong %lid
      %local0 = OpCompositeExtract %ulong %local 0
     %local32 = OpUConvert %uint %local0
     %from_n = OpIMul %uint %n %uint_8
@@ -83,20 +81,14 @@ const std::string kKernel =
                OpFunctionEnd
 )";
 
-class UniformityTest : public ::testing::Test {
+class UniformityTest : public testing::AssembledModuleTest {
  protected:
   void SetUp() override {
-    words_ = val::testing::Assemble(kKernel);
-    Diagnostic error;
-    module_ = ir::Module::FromWords(words_, &error);
-    ASSERT_TRUE(module_) << error.Format();
+    ASSERT_TRUE(Read(kKernel));
     info_.emplace(*module_);
   }
-  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   uint32_t Kernel() const { return module_->functions().front().id(); }
 
-  std::vector<uint32_t> words_;
-  std::optional<ir::Module> module_;
   std::optional<ir::ModuleInfo> info_;
 };
 

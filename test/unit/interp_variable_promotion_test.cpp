@@ -10,9 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,10 +25,7 @@
 namespace xmx::interp {
 namespace {
 
-using testing::ExpectSameOutcome;
-using testing::LaunchOutAndCount;
 using testing::LaunchResult;
-using testing::OutAndCountLaunch;
 using testing::Word;
 
 // A module with kernel k(global uint* out, uint n); FUNCTIONS holds it (and any helper), with
@@ -64,20 +58,6 @@ std::string Module(const std::string& functions, const std::string& annotations 
 )" + functions;
 }
 
-LaunchResult Launch(const std::vector<uint32_t>& words, bool promote, uint64_t items, uint32_t n,
-                    CheckMode check) {
-  LoadOptions options;
-  options.promote_variables = promote;
-  OutAndCountLaunch launch;
-  launch.global = items;
-  launch.local = items < 16 ? items : 16;
-  launch.out_bytes = items * 8;
-  launch.n = n;
-  launch.check = check;
-  launch.instruction_limit = 1000000;  // a wrongly transformed loop stops
-  return LaunchOutAndCount(words, options, launch);
-}
-
 // What promotion made of `text`'s kernel k; the promoted module must validate.
 PromotionSummary Promote(const std::vector<uint32_t>& words) {
   PromotionSummary summary;
@@ -100,16 +80,18 @@ PromotionSummary Promote(const std::vector<uint32_t>& words) {
   return summary;
 }
 
-// Runs the kernel promoted and not, expects the same outcome, and returns the promoted one.
+// Runs the kernel promoted and not and expects the same outcome.
+testing::TransformedAndPlain RunBothWays(const std::string& text, uint64_t items, uint32_t n,
+                                         CheckMode check = CheckMode::kError) {
+  LoadOptions memory;
+  memory.promote_variables = false;
+  return testing::RunTransformedAndPlain(text, LoadOptions(), memory, items, 8, n, check);
+}
+
+// RunBothWays, returning the promoted run.
 LaunchResult RunBoth(const std::string& text, uint64_t items, uint32_t n,
                      CheckMode check = CheckMode::kError) {
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  const val::ValidationResult valid = val::Validate(words, {});
-  EXPECT_TRUE(valid.valid) << val::testing::Dump(valid);
-  LaunchResult promoted = Launch(words, true, items, n, check);
-  const LaunchResult memory = Launch(words, false, items, n, check);
-  ExpectSameOutcome(promoted, memory);
-  return promoted;
+  return RunBothWays(text, items, n, check).transformed;
 }
 
 // A counter and an accumulator in private variables, a loop whose trip count differs per lane
@@ -154,14 +136,13 @@ TEST(VariablePromotion, DivergentLoopCounterAndAccumulator) {
   EXPECT_EQ(summary.loads, 4u);
   EXPECT_EQ(summary.stores, 4u);
   EXPECT_EQ(summary.phis, 2u);  // i and acc at %head; none where they are dead
-  const LaunchResult run = RunBoth(text, 32, 3);
+  const testing::TransformedAndPlain runs = RunBothWays(text, 32, 3);
   for (uint32_t id = 0; id < 32; ++id) {
     const uint32_t trip = 3 + id % 4;
-    EXPECT_EQ(Word(run.out, id), 1 + id * (trip * (trip - 1) / 2)) << id;
+    EXPECT_EQ(Word(runs.transformed.out, id), 1 + id * (trip * (trip - 1) / 2)) << id;
   }
   // The promoted loads and stores are no longer dispatched.
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  EXPECT_LT(run.instructions, Launch(words, false, 32, 3, CheckMode::kError).instructions);
+  EXPECT_LT(runs.transformed.instructions, runs.plain.instructions);
 }
 
 // In the kernel function a load no store reaches reads the variable's memory as the work-group
@@ -404,28 +385,15 @@ TEST(VariablePromotion, MistypedStoresKeepTheVariableInMemory) {
 
 // Every kernel of the corpus and of the benchmark set: the promoted module still validates.
 TEST(VariablePromotion, PromotedModulesOfCorpusAndBenchmarksValidate) {
-  namespace fs = std::filesystem;
   int promoted_modules = 0;
-  for (const char* dir : {"/test/corpus/spv", "/bench/kernels"}) {
-    for (const fs::directory_entry& entry :
-         fs::recursive_directory_iterator(std::string(XMX_SOURCE_DIR) + dir)) {
-      if (entry.path().extension() != ".spv") continue;
-      std::ifstream in(entry.path(), std::ios::binary);
-      std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
-      std::vector<uint32_t> words(bytes.size() / 4);
-      std::memcpy(words.data(), bytes.data(), words.size() * 4);
-      if (!val::Validate(words, {}).valid) continue;  // the corpus keeps producers' bad builds
-      Diagnostic diagnostic;
-      std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-      ASSERT_TRUE(module) << entry.path();
-      for (const ir::Instruction& e : module->entry_points()) {
-        if (e.num_operands() < 2) continue;
-        std::optional<ir::Module> promoted = PromotePrivateVariables(*module, e.word(1));
-        if (!promoted) continue;
-        ++promoted_modules;
-        const val::ValidationResult result = val::Validate(promoted->ToWords(), {});
-        EXPECT_TRUE(result.valid) << entry.path() << "\n" << val::testing::Dump(result);
-      }
+  for (const testing::CorpusModule& corpus : testing::ValidCorpusAndBenchmarkModules()) {
+    for (const ir::Instruction& e : corpus.module.entry_points()) {
+      if (e.num_operands() < 2) continue;
+      std::optional<ir::Module> promoted = PromotePrivateVariables(corpus.module, e.word(1));
+      if (!promoted) continue;
+      ++promoted_modules;
+      const val::ValidationResult result = val::Validate(promoted->ToWords(), {});
+      EXPECT_TRUE(result.valid) << corpus.path << "\n" << val::testing::Dump(result);
     }
   }
   EXPECT_GT(promoted_modules, 10);
