@@ -58,6 +58,26 @@ inline std::vector<CorpusModule> ValidCorpusAndBenchmarkModules() {
   return modules;
 }
 
+// A module read from words, with the function of its kernel "k".
+struct KernelModule {
+  ir::Module module;
+  uint32_t function = 0;
+};
+
+// Reads `words` and finds kernel "k" in it; nullopt, with the test failed, when either fails.
+inline std::optional<KernelModule> ReadKernelModule(const std::vector<uint32_t>& words) {
+  Diagnostic diagnostic;
+  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
+  if (!module) {
+    ADD_FAILURE() << diagnostic.Format();
+    return std::nullopt;
+  }
+  Result<KernelSummary> kernel = FindKernel(*module, "k");
+  EXPECT_TRUE(kernel.ok());
+  if (!kernel.ok()) return std::nullopt;
+  return KernelModule{std::move(*module), kernel->function_id};
+}
+
 // What loading kernel "k" gave: its program, or the loader's error.
 struct LoadedKernel {
   std::optional<Program> program;

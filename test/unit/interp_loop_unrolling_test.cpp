@@ -89,18 +89,11 @@ const std::string kStoreAndReturn = R"(
 // validate.
 UnrollSummary Unroll(const std::string& text) {
   UnrollSummary summary;
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  Diagnostic diagnostic;
-  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-  if (!module) {
-    ADD_FAILURE() << diagnostic.Format();
-    return summary;
-  }
-  Result<KernelSummary> kernel = FindKernel(*module, "k");
-  EXPECT_TRUE(kernel.ok());
-  if (!kernel.ok()) return summary;
-  std::optional<ir::Module> promoted = PromotePrivateVariables(*module, kernel->function_id);
-  ir::Module work = promoted ? std::move(*promoted) : *module;
+  std::optional<testing::KernelModule> kernel =
+      testing::ReadKernelModule(val::testing::Assemble(text));
+  if (!kernel) return summary;
+  std::optional<ir::Module> promoted = PromotePrivateVariables(kernel->module, kernel->function);
+  ir::Module work = promoted ? std::move(*promoted) : std::move(kernel->module);
   const bool changed = UnrollConstantTripLoops(work, &summary);
   EXPECT_EQ(changed, summary.loops > 0 || summary.merged_blocks > 0);
   const val::ValidationResult result = val::Validate(work.ToWords(), {});

@@ -61,17 +61,10 @@ std::string Module(const std::string& functions, const std::string& annotations 
 // What promotion made of `text`'s kernel k; the promoted module must validate.
 PromotionSummary Promote(const std::vector<uint32_t>& words) {
   PromotionSummary summary;
-  Diagnostic diagnostic;
-  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-  if (!module) {
-    ADD_FAILURE() << diagnostic.Format();
-    return summary;
-  }
-  Result<KernelSummary> kernel = FindKernel(*module, "k");
-  EXPECT_TRUE(kernel.ok());
-  if (!kernel.ok()) return summary;
+  std::optional<testing::KernelModule> kernel = testing::ReadKernelModule(words);
+  if (!kernel) return summary;
   std::optional<ir::Module> promoted =
-      PromotePrivateVariables(*module, kernel->function_id, &summary);
+      PromotePrivateVariables(kernel->module, kernel->function, &summary);
   EXPECT_EQ(promoted.has_value(), summary.variables > 0);
   if (promoted) {
     const val::ValidationResult result = val::Validate(promoted->ToWords(), {});
