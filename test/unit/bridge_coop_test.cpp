@@ -44,12 +44,7 @@ void ExpectRoundTrip(const std::vector<uint32_t>& words, const std::string& what
 }
 
 std::vector<fs::path> CoopModules() {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(fs::path(XMX_TEST_DIR) / "coop" / "spv")) {
-    if (e.path().extension() == ".spv") files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
+  return spirv_files::SpvFilesIn(fs::path(XMX_TEST_DIR) / "coop" / "spv");
 }
 
 TEST(BridgeCoop, EveryLlcModuleLiftsIntoOneSpirvToolsValidates) {

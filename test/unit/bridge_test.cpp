@@ -16,12 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::vector<fs::path> CorpusFiles() {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(fs::path(XMX_TEST_DIR) / "corpus" / "spv")) {
-    if (e.path().extension() == ".spv") files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
+  return spirv_files::SpvFilesIn(fs::path(XMX_TEST_DIR) / "corpus" / "spv");
 }
 
 bool HasExtendedOpcode(const ir::Module& m) {
