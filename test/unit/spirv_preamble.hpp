@@ -17,6 +17,7 @@
 
 namespace xmx::interp::testing {
 
+// What a kernel module's header declares beyond what every one of them does.
 struct ModuleHeader {
   // Declared after Addresses and Kernel, which every kernel module declares, in this order.
   std::vector<std::string> capabilities;
