@@ -12,33 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "binary/parser.hpp"
 #include "bridge/bridge.hpp"
 #include "grammar/grammar.hpp"
-#include "text/assembler.hpp"
+#include "spirv_files.hpp"
+#include "val_test_support.hpp"
 
 namespace xmx::bridge {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<uint32_t> ReadModule(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-  std::vector<uint32_t> words;
-  Diagnostic err;
-  EXPECT_TRUE(binary::BytesToWords(bytes, &words, &err)) << path;
-  return words;
-}
-
-std::vector<uint32_t> AssembleOrDie(const std::string& text) {
-  std::vector<uint32_t> words;
-  Diagnostic err;
-  text::AssembleOptions options;
-  options.version = 0x00010400;
-  EXPECT_TRUE(text::Assemble(text, options, &words, &err)) << err.Format() << "\n" << text;
-  return words;
-}
 
 // SPIRV-Tools' verdict on `words`, with its messages.
 bool SpirvToolsValidates(const std::vector<uint32_t>& words, std::string* messages) {
@@ -62,18 +44,13 @@ void ExpectRoundTrip(const std::vector<uint32_t>& words, const std::string& what
 }
 
 std::vector<fs::path> CoopModules() {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(fs::path(XMX_TEST_DIR) / "coop" / "spv")) {
-    if (e.path().extension() == ".spv") files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
+  return spirv_files::SpvFilesIn(fs::path(XMX_TEST_DIR) / "coop" / "spv");
 }
 
 TEST(BridgeCoop, EveryLlcModuleLiftsIntoOneSpirvToolsValidates) {
   size_t with_matrices = 0;
   for (const fs::path& path : CoopModules()) {
-    const std::vector<uint32_t> words = ReadModule(path);
+    const std::vector<uint32_t> words = spirv_files::ReadWords(path);
     Diagnostic err;
     auto module = ir::Module::FromWords(words, &err);
     ASSERT_TRUE(module) << path << ": " << err.Format();
@@ -99,7 +76,7 @@ TEST(BridgeCoop, EveryLlcModuleLiftsIntoOneSpirvToolsValidates) {
 TEST(BridgeCoop, LiftThenLowerIsTheIdentityOnEveryLlcModule) {
   size_t total = 0;
   for (const fs::path& path : CoopModules()) {
-    ExpectRoundTrip(ReadModule(path), path.string());
+    ExpectRoundTrip(spirv_files::ReadWords(path), path.string());
     ++total;
   }
   EXPECT_GE(total, 14u);
@@ -114,7 +91,7 @@ TEST(BridgeCoop, LiftThenLowerIsTheIdentityOnTheHandWrittenModules) {
     if (e.path().extension() != ".spvasm") continue;
     std::ifstream in(e.path());
     const std::string text((std::istreambuf_iterator<char>(in)), {});
-    const std::vector<uint32_t> words = AssembleOrDie(text);
+    const std::vector<uint32_t> words = val::testing::Assemble(text);
     Diagnostic err;
     auto module = ir::Module::FromWords(words, &err);
     ASSERT_TRUE(module) << e.path() << ": " << err.Format();
@@ -212,7 +189,7 @@ std::string WithNames(const std::string& text) {
 }
 
 TEST(BridgeCoop, InstructionsThatComputeWithAMatrixBecomeCalls) {
-  const std::vector<uint32_t> words = AssembleOrDie(WithNames(kMatrixKernel));
+  const std::vector<uint32_t> words = val::testing::Assemble(WithNames(kMatrixKernel));
   Diagnostic err;
   auto module = ir::Module::FromWords(words, &err);
   ASSERT_TRUE(module) << err.Format();
@@ -288,7 +265,7 @@ OpEntryPoint Kernel %k "k"
 OpReturn
 OpFunctionEnd
 )";
-  const std::vector<uint32_t> words = AssembleOrDie(head + rest);
+  const std::vector<uint32_t> words = val::testing::Assemble(head + rest);
   Diagnostic err;
   auto module = ir::Module::FromWords(words, &err);
   ASSERT_TRUE(module) << err.Format();
@@ -306,7 +283,7 @@ OpFunctionEnd
   std::string every_width = head + "OpCapability Int16\nOpCapability Int64\n" + rest;
   every_width.replace(every_width.find("%u4 = "), 0,
                       "%ushort = OpTypeInt 16 0\n%ulong = OpTypeInt 64 0\n");
-  auto full = ir::Module::FromWords(AssembleOrDie(every_width), &err);
+  auto full = ir::Module::FromWords(val::testing::Assemble(every_width), &err);
   ASSERT_TRUE(full) << err.Format();
   EXPECT_FALSE(Lift(*full, &err));
   EXPECT_NE(err.message.find("every integer width"), std::string::npos) << err.message;

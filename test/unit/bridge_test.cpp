@@ -5,34 +5,18 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <spirv-tools/libspirv.hpp>
 
-#include "binary/parser.hpp"
 #include "grammar/grammar.hpp"
+#include "spirv_files.hpp"
 
 namespace xmx::bridge {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<uint32_t> ReadModule(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-  std::vector<uint32_t> words;
-  Diagnostic err;
-  EXPECT_TRUE(binary::BytesToWords(bytes, &words, &err)) << path;
-  return words;
-}
-
 std::vector<fs::path> CorpusFiles() {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(fs::path(XMX_TEST_DIR) / "corpus" / "spv")) {
-    if (e.path().extension() == ".spv") files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
+  return spirv_files::SpvFilesIn(fs::path(XMX_TEST_DIR) / "corpus" / "spv");
 }
 
 bool HasExtendedOpcode(const ir::Module& m) {
@@ -47,7 +31,7 @@ bool HasExtendedOpcode(const ir::Module& m) {
 TEST(Bridge, LiftThenLowerIsTheIdentityOnTheCorpus) {
   size_t lifted_count = 0, total = 0;
   for (const fs::path& path : CorpusFiles()) {
-    const std::vector<uint32_t> words = ReadModule(path);
+    const std::vector<uint32_t> words = spirv_files::ReadWords(path);
     Diagnostic err;
     auto module = ir::Module::FromWords(words, &err);
     ASSERT_TRUE(module) << path << ": " << err.Format();
@@ -75,7 +59,7 @@ TEST(Bridge, LiftedModulesAreReadBySpirvTools) {
   size_t checked = 0;
   for (const fs::path& path : CorpusFiles()) {
     Diagnostic err;
-    auto module = ir::Module::FromWords(ReadModule(path), &err);
+    auto module = ir::Module::FromWords(spirv_files::ReadWords(path), &err);
     ASSERT_TRUE(module);
     if (!HasExtendedOpcode(*module)) continue;
     auto lifted = Lift(*module, &err);
@@ -97,7 +81,7 @@ TEST(Bridge, OriginalIndicesPointBackAtTheSourceInstruction) {
   for (const fs::path& path : CorpusFiles()) {
     if (path.filename().string().rfind("gemm_bf16", 0) != 0) continue;
     Diagnostic err;
-    auto module = ir::Module::FromWords(ReadModule(path), &err);
+    auto module = ir::Module::FromWords(spirv_files::ReadWords(path), &err);
     ASSERT_TRUE(module);
     auto lifted = Lift(*module, &err);
     ASSERT_TRUE(lifted);

@@ -14,6 +14,7 @@
 
 #include "interp/load/loader.hpp"
 #include "interp_launch_support.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
@@ -110,10 +111,7 @@ std::string Section(const std::string& tag, uint32_t section, const std::string&
 }
 
 std::string Kernel() {
-  std::string constants;
-  for (uint32_t c = 0; c < 8; ++c) {
-    constants += "  %c" + std::to_string(c) + " = OpConstant %uint " + std::to_string(c) + "\n";
-  }
+  std::string constants = testing::UintConstants({0, 1, 2, 3, 4, 5, 6, 7});
   for (uint32_t section : {0u, kSectionBytes}) {
     for (uint32_t offset : {0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 324, 328, 336}) {
       const uint32_t v = section + offset;
@@ -123,38 +121,19 @@ std::string Kernel() {
       }
     }
   }
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Int16
-               OpCapability Int8
-               OpCapability Vector16
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %gid
-               OpDecorate %gid BuiltIn GlobalInvocationId
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-     %ushort = OpTypeInt 16 0
-      %uchar = OpTypeInt 8 0
-       %bool = OpTypeBool
-    %v3ulong = OpTypeVector %ulong 3
-     %v2uint = OpTypeVector %uint 2
-     %v4uint = OpTypeVector %uint 4
-   %v8ushort = OpTypeVector %ushort 8
-    %v4uchar = OpTypeVector %uchar 4
-    %v4ulong = OpTypeVector %ulong 4
-)" + constants +
+  return testing::KernelModuleHeader(
+             {.capabilities = {"Int64", "Int16", "Int8", "Vector16"}, .interface = "%gid"}) +
+         testing::kGlobalIdDecoration +
+         testing::TypesNamed({"%void", "%uint", "%ulong", "%ushort", "%uchar", "%bool", "%v3ulong",
+                              "%v2uint", "%v4uint", "%v8ushort", "%v4uchar", "%v4ulong"}) +
+         constants +
          R"(
       %c1000 = OpConstant %uint 1000
         %c77 = OpConstant %uint 77
     %c_bytes = OpConstant %uint 0x04030201
      %c_mask = OpConstant %uint 0x00FF00FF
      %l1024 = OpConstant %ulong 1024
-       %p_in = OpTypePointer Input %v3ulong
-        %gid = OpVariable %p_in Input
-      %p_int = OpTypePointer CrossWorkgroup %uint
+)" + testing::OutAndCountDeclarations(R"(
     %p_uchar = OpTypePointer CrossWorkgroup %uchar
    %p_ushort = OpTypePointer CrossWorkgroup %ushort
     %p_ulong = OpTypePointer CrossWorkgroup %ulong
@@ -163,14 +142,8 @@ std::string Kernel() {
  %p_v8ushort = OpTypePointer CrossWorkgroup %v8ushort
   %p_v4uchar = OpTypePointer CrossWorkgroup %v4uchar
   %p_v4ulong = OpTypePointer CrossWorkgroup %v4ulong
-         %fn = OpTypeFunction %void %p_int %uint
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
-          %g = OpLoad %v3ulong %gid
-         %g0 = OpCompositeExtract %ulong %g 0
-         %id = OpUConvert %uint %g0
+)") + testing::OutAndCountKernelStart() +
+         R"(
         %rec = OpIMul %ulong %g0 %l1024
       %bytes = OpBitcast %p_uchar %out
         %id3 = OpIMul %uint %id %c3

@@ -9,30 +9,25 @@
 #include <vector>
 
 #include "interp/load/loader.hpp"
+#include "interp_launch_support.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
 namespace {
 
+using testing::AssembleAndLoad;
+using testing::LoadedKernel;
+
 // A kernel k(global float* p, ulong stride) at subgroup size 16 with matrix types A (bf16 8x16),
 // B (bf16 16x16), C (float 8x16), CW (Workgroup scope), A3 (bf16 3x16, Use A), C12 (float 8x12,
 // Accumulator) and scalar bfloat16 %bf; BODY ends in the block's terminator.
 std::string Kernel(const std::string& body) {
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability BFloat16TypeKHR
-               OpCapability BFloat16CooperativeMatrixKHR
-               OpCapability CooperativeMatrixKHR
-               OpExtension "SPV_KHR_bfloat16"
-               OpExtension "SPV_KHR_cooperative_matrix"
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-      %float = OpTypeFloat 32
+  return testing::KernelModuleHeader(
+             {.capabilities = {"Int64", "BFloat16TypeKHR", "BFloat16CooperativeMatrixKHR",
+                               "CooperativeMatrixKHR"},
+              .extensions = {"SPV_KHR_bfloat16", "SPV_KHR_cooperative_matrix"}}) +
+         testing::TypesNamed({"%void", "%uint", "%ulong", "%float"}) + R"(
          %bf = OpTypeFloat 16 BFloat16KHR
           %0 = OpConstant %uint 0
           %1 = OpConstant %uint 1
@@ -60,34 +55,9 @@ std::string Kernel(const std::string& body) {
 )";
 }
 
-struct Loaded {
-  std::optional<Program> program;
-  Diagnostic error;
-};
-
-Loaded Load(const std::string& text, uint32_t subgroup_size = 16) {
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  Diagnostic diagnostic;
-  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-  EXPECT_TRUE(module.has_value()) << diagnostic.Format();
-  Loaded loaded;
-  if (!module) return loaded;
-  LoadOptions options;
-  options.kernel = "k";
-  options.subgroup_size = subgroup_size;
-  Result<Program> program = LoadProgram(*module, options);
-  if (program) {
-    loaded.program = std::move(*program);
-  } else {
-    EXPECT_EQ(program.diagnostics().size(), 1u);
-    loaded.error = program.diagnostics().front();
-  }
-  return loaded;
-}
-
 void ExpectLoadError(const std::string& body, const std::string& message,
                      uint32_t subgroup_size = 16) {
-  Loaded loaded = Load(Kernel(body), subgroup_size);
+  LoadedKernel loaded = AssembleAndLoad(Kernel(body), subgroup_size);
   ASSERT_FALSE(loaded.program.has_value()) << "loaded, expected: " << message;
   EXPECT_NE(loaded.error.message.find(message), std::string::npos)
       << "message: " << loaded.error.message << "\nexpected: " << message;
@@ -102,17 +72,17 @@ const char* const kLoadAB = R"(
 )";
 
 TEST(InterpCoopLoad, AGemmStepLoads) {
-  Loaded loaded = Load(Kernel(std::string(kLoadAB) + R"(
+  LoadedKernel loaded = AssembleAndLoad(Kernel(std::string(kLoadAB) + R"(
          %md = OpCooperativeMatrixMulAddKHR %C %ma %mb %mc
                OpCooperativeMatrixStoreKHR %p %md %1 %s
                OpReturn)"));
   EXPECT_TRUE(loaded.program.has_value()) << loaded.error.message;
   // The same kernel at subgroup size 8 maps 8x16 accumulators as two column blocks and splits
   // the multiply-add into two native operations (N = 8 each).
-  Loaded sg8 = Load(Kernel(std::string(kLoadAB) + R"(
+  LoadedKernel sg8 = AssembleAndLoad(Kernel(std::string(kLoadAB) + R"(
          %md = OpCooperativeMatrixMulAddKHR %C %ma %mb %mc
                OpReturn)"),
-                    8);
+                                     8);
   EXPECT_TRUE(sg8.program.has_value()) << sg8.error.message;
 }
 
@@ -164,7 +134,7 @@ TEST(InterpCoopLoad, MulAddShapesMustAgree) {
 }
 
 TEST(InterpCoopLoad, BFloat16ArithmeticIsRefusedButConversionLoads) {
-  Loaded converts = Load(Kernel(R"(
+  LoadedKernel converts = AssembleAndLoad(Kernel(R"(
           %f = OpLoad %float %p
           %b = OpFConvert %bf %f
           %g = OpFConvert %float %b

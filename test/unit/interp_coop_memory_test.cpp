@@ -18,6 +18,7 @@
 #include "device/coop_layout.hpp"
 #include "interp/kernel_access.hpp"
 #include "interp/load/loader.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 
@@ -74,25 +75,16 @@ std::string Kernel(const std::string& layout, bool local, bool divergent = false
                OpBranch %done
        %done = OpLabel
 )";
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Int8
-               OpCapability CooperativeMatrixKHR
-               OpCapability CooperativeMatrixCheckedInstructionsINTEL
-               OpCapability PackedCooperativeMatrixINTEL
-               OpExtension "SPV_KHR_cooperative_matrix"
-               OpExtension "SPV_INTEL_joint_matrix"
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %lid_var
+  return testing::KernelModuleHeader(
+             {.capabilities = {"Int64", "Int8", "CooperativeMatrixKHR",
+                               "CooperativeMatrixCheckedInstructionsINTEL",
+                               "PackedCooperativeMatrixINTEL"},
+              .extensions = {"SPV_KHR_cooperative_matrix", "SPV_INTEL_joint_matrix"},
+              .interface = "%lid_var"}) +
+         R"(
                OpDecorate %lid_var BuiltIn LocalInvocationId
-       %void = OpTypeVoid
-       %bool = OpTypeBool
-      %uchar = OpTypeInt 8 0
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-    %v3ulong = OpTypeVector %ulong 3
+)" + testing::TypesNamed({"%void", "%bool", "%uchar", "%uint", "%ulong", "%v3ulong"}) +
+         R"(
          %c0 = OpConstant %uint 0
          %c1 = OpConstant %uint 1
          %c2 = OpConstant %uint 2

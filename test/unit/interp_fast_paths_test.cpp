@@ -28,6 +28,7 @@
 
 #include "interp/load/loader.hpp"
 #include "interp_launch_support.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 
@@ -55,62 +56,34 @@ std::string Kernel(std::string body, bool general) {
     body.replace(at, end - at, replacement);
     at += replacement.size();
   }
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Int16
-               OpCapability Int8
-               OpCapability GenericPointer
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %gid
-               OpDecorate %gid BuiltIn GlobalInvocationId
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-     %ushort = OpTypeInt 16 0
-      %uchar = OpTypeInt 8 0
-       %bool = OpTypeBool
-    %v3ulong = OpTypeVector %ulong 3
+  return testing::KernelModuleHeader(
+             {.capabilities = {"Int64", "Int16", "Int8", "GenericPointer"}, .interface = "%gid"}) +
+         testing::kGlobalIdDecoration +
+         testing::TypesNamed(
+             {"%void", "%uint", "%ulong", "%ushort", "%uchar", "%bool", "%v3ulong"}) +
+         R"(
       %c_dbg = OpConstant %uint 7
-       %c0 = OpConstant %uint 0
-       %c1 = OpConstant %uint 1
-       %c2 = OpConstant %uint 2
-       %c3 = OpConstant %uint 3
-       %c4 = OpConstant %uint 4
-       %c8 = OpConstant %uint 8
-      %c16 = OpConstant %uint 16
-        %c24 = OpConstant %uint 24
-        %c47 = OpConstant %uint 47
-      %c1000 = OpConstant %uint 1000
-   %c_magic = OpConstant %uint 12345
-    %c_five = OpConstant %uint 5
-  %c_bytes = OpConstant %uint 0x04030201
-     %l32 = OpConstant %ulong 32
-      %l2 = OpConstant %ulong 2
-      %l4 = OpConstant %ulong 4
-      %l5 = OpConstant %ulong 5
-  %l_huge = OpConstant %ulong 0x4000000000000000
-   %l_far = OpConstant %ulong 0x4000000000
+)" + testing::UintConstants({0, 1, 2, 3, 4, 8, 16, 24, 47, 1000}) +
+         R"(
+    %c_magic = OpConstant %uint 12345
+     %c_five = OpConstant %uint 5
+    %c_bytes = OpConstant %uint 0x04030201
+        %l32 = OpConstant %ulong 32
+         %l2 = OpConstant %ulong 2
+         %l4 = OpConstant %ulong 4
+         %l5 = OpConstant %ulong 5
+     %l_huge = OpConstant %ulong 0x4000000000000000
+      %l_far = OpConstant %ulong 0x4000000000
        %arr4 = OpTypeArray %uint %c4
-       %p_in = OpTypePointer Input %v3ulong
-        %gid = OpVariable %p_in Input
-      %p_int = OpTypePointer CrossWorkgroup %uint
+)" + testing::OutAndCountDeclarations(R"(
       %f_arr = OpTypePointer Function %arr4
      %f_uint = OpTypePointer Function %uint
     %f_uchar = OpTypePointer Function %uchar
    %f_ushort = OpTypePointer Function %ushort
     %p_uchar = OpTypePointer CrossWorkgroup %uchar
      %g_uint = OpTypePointer Generic %uint
-         %fn = OpTypeFunction %void %p_int %uint
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
-        %var = OpVariable %f_arr Function
-          %g = OpLoad %v3ulong %gid
-         %g0 = OpCompositeExtract %ulong %g 0
-         %id = OpUConvert %uint %g0
+)") + testing::OutAndCountKernelStart("        %var = OpVariable %f_arr Function\n") +
+         R"(
        %cond = OpINotEqual %bool %n %c_magic
       %var_g = OpSelect %f_arr %cond %var %var
 )" + body +

@@ -11,19 +11,16 @@
 #include <utility>
 #include <vector>
 
+#include "assembled_module_test.hpp"
 #include "interp/load/invariant_code.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
 namespace {
 
 // The exit block stands before the loop that dominates it, as llvm-spirv-15 -O2 may order blocks.
-const char* const kKernel = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability GenericPointer
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
+const std::string kKernel = testing::KernelModuleHeader({.capabilities = {"GenericPointer"}}) + R"(
                OpName %of_var "of_var"
                OpName %of_param "of_param"
                OpName %of_cast "of_cast"
@@ -39,10 +36,8 @@ const char* const kKernel = R"(
                OpName %generic "generic"
                OpName %dynamic "dynamic"
                OpName %in_exit "in_exit"
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %float = OpTypeFloat 32
-       %bool = OpTypeBool
+)" + testing::TypesNamed({"%void", "%uint", "%float", "%bool"}) +
+                            R"(
       %arr_4 = OpTypeArray %uint %uint_4
       %p_int = OpTypePointer CrossWorkgroup %uint
     %p_float = OpTypePointer CrossWorkgroup %float
@@ -54,12 +49,10 @@ const char* const kKernel = R"(
        %zero = OpConstant %uint 0
         %one = OpConstant %uint 1
      %uint_4 = OpConstant %uint 4
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
+)" + testing::OutAndCountKernelEntry(R"(
         %var = OpVariable %f_uint Function
       %array = OpVariable %f_arr Function
+)") + R"(
    %of_entry = OpBitcast %float %n
                OpBranch %loop
        %exit = OpLabel
@@ -86,19 +79,14 @@ const char* const kKernel = R"(
                OpFunctionEnd
 )";
 
-class InvariantCodeTest : public ::testing::Test {
+class InvariantCodeTest : public testing::AssembledModuleTest {
  protected:
   InvariantCode Find(const std::string& text, const std::vector<std::string>& excluded = {}) {
-    words_ = val::testing::Assemble(text);
-    Diagnostic error;
-    module_ = ir::Module::FromWords(words_, &error);
-    EXPECT_TRUE(module_) << error.Format();
-    if (!module_) return {};
+    if (!Read(text)) return {};
     std::unordered_set<uint32_t> ids;
     for (const std::string& name : excluded) ids.insert(Id(name));
     return FindInvariantCode(module_->functions().front(), ids);
   }
-  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   // The position of `name` among the hoisted instructions, or -1.
   int Hoisted(const InvariantCode& code, const std::string& name) const {
     for (size_t i = 0; i < code.hoisted.size(); ++i) {
@@ -111,9 +99,6 @@ class InvariantCodeTest : public ::testing::Test {
     return std::count(code.copies.begin(), code.copies.end(),
                       std::make_pair(Id(result), Id(operand))) == 1;
   }
-
-  std::vector<uint32_t> words_;
-  std::optional<ir::Module> module_;
 };
 
 TEST_F(InvariantCodeTest, PointerArithmeticOfOncePerActivationValuesIsHoisted) {

@@ -10,31 +10,25 @@
 
 #include "interp/kernel_access.hpp"
 #include "interp/load/loader.hpp"
+#include "interp_launch_support.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 
 namespace xmx::interp {
 namespace {
 
+using testing::AssembleAndLoad;
+using testing::LoadedKernel;
+
 // A kernel k(global uint* out, uint n) whose body is BODY (ending in the block's terminator),
 // with every type the cases need.
 std::string Kernel(const std::string& body, const std::string& entry = "%k",
                    const std::string& extra_types = "", const std::string& functions = "") {
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Int8
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel )" +
-         entry + R"( "k"
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-      %float = OpTypeFloat 32
-       %bool = OpTypeBool
-     %v4uint = OpTypeVector %uint 4
-     %v2uint = OpTypeVector %uint 2
+  return testing::KernelModuleHeader({.capabilities = {"Int64", "Int8"}, .entry = entry}) +
+         testing::TypesNamed(
+             {"%void", "%uint", "%ulong", "%float", "%bool", "%v4uint", "%v2uint"}) +
+         R"(
       %p_int = OpTypePointer CrossWorkgroup %uint
          %fn = OpTypeFunction %void %p_int %uint
     %fn_uint = OpTypeFunction %uint %uint
@@ -43,12 +37,7 @@ std::string Kernel(const std::string& body, const std::string& entry = "%k",
     %float_1 = OpConstant %float 1
        %vec4 = OpConstantComposite %v4uint %zero %one %zero %one
 )" + extra_types +
-         R"(
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
-)" + body +
+         testing::OutAndCountKernelEntry() + body +
          R"(
                OpFunctionEnd
 )" + functions;
@@ -64,34 +53,10 @@ const char* const kTwice = R"(
                OpFunctionEnd
 )";
 
-struct Loaded {
-  std::optional<Program> program;
-  Diagnostic error;
-};
-
-Loaded Load(const std::string& text) {
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  Diagnostic diagnostic;
-  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-  EXPECT_TRUE(module.has_value()) << diagnostic.Format();
-  Loaded loaded;
-  if (!module) return loaded;
-  LoadOptions options;
-  options.kernel = "k";
-  Result<Program> program = LoadProgram(*module, options);
-  if (program) {
-    loaded.program = std::move(*program);
-  } else {
-    EXPECT_EQ(program.diagnostics().size(), 1u);
-    loaded.error = program.diagnostics().front();
-  }
-  return loaded;
-}
-
 // The module fails to load with a message containing `message`, about an instruction.
 void ExpectLoadError(const std::string& text, const std::string& message,
                      bool names_instruction = true) {
-  Loaded loaded = Load(text);
+  LoadedKernel loaded = AssembleAndLoad(text);
   ASSERT_FALSE(loaded.program.has_value()) << "loaded, expected: " << message << "\n" << text;
   EXPECT_NE(loaded.error.message.find(message), std::string::npos)
       << "message: " << loaded.error.message << "\nexpected: " << message;
@@ -100,7 +65,7 @@ void ExpectLoadError(const std::string& text, const std::string& message,
 }
 
 TEST(InterpLoadChecks, AWellFormedKernelLoads) {
-  Loaded loaded = Load(Kernel(R"(
+  LoadedKernel loaded = AssembleAndLoad(Kernel(R"(
           %x = OpIAdd %uint %n %one
           %c = OpULessThan %bool %x %one
           %s = OpSelect %uint %c %x %zero
@@ -110,7 +75,7 @@ TEST(InterpLoadChecks, AWellFormedKernelLoads) {
           %z = OpIAdd %uint %y %e
                OpStore %out %z
                OpReturn)",
-                              "%k", "", kTwice));
+                                               "%k", "", kTwice));
   EXPECT_TRUE(loaded.program.has_value()) << loaded.error.message;
 }
 
@@ -346,19 +311,14 @@ TEST(InterpLoadChecks, InitializerOfAnotherType) {
 // A kernel with no values at all still has a register file (UBSan once found a copy from a
 // null register image), and runs.
 TEST(InterpLoadChecks, KernelWithoutRegistersRuns) {
-  const std::string text = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
-       %void = OpTypeVoid
+  const std::string text = testing::KernelModuleHeader({}) + testing::TypesNamed({"%void"}) + R"(
          %fn = OpTypeFunction %void
           %k = OpFunction %void None %fn
       %entry = OpLabel
                OpReturn
                OpFunctionEnd
 )";
-  Loaded loaded = Load(text);
+  LoadedKernel loaded = AssembleAndLoad(text);
   ASSERT_TRUE(loaded.program.has_value()) << loaded.error.message;
   EXPECT_GT(loaded.program->register_bytes, 0u);
   EXPECT_EQ(loaded.program->register_image.size(), loaded.program->register_bytes);

@@ -12,9 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +23,7 @@
 #include "interp/load/variable_promotion.hpp"
 #include "interp_launch_support.hpp"
 #include "ir/type_table.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 #include "xmx/validator.hpp"
@@ -33,55 +31,24 @@
 namespace xmx::interp {
 namespace {
 
-using testing::ExpectSameOutcome;
-using testing::LaunchOutAndCount;
 using testing::LaunchResult;
-using testing::OutAndCountLaunch;
 using testing::Word;
 
 // A module with kernel k(global uint* out, uint n); BODY follows the entry label, with %id the
 // work-item's global id (uint), %g0 the same as a ulong, and %arr a private uint[4].
 std::string Module(const std::string& body, const std::string& annotations = "") {
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %gid
-               OpDecorate %gid BuiltIn GlobalInvocationId
-)" + annotations +
+  return testing::KernelModuleHeader({.capabilities = {"Int64"}, .interface = "%gid"}) +
+         testing::kGlobalIdDecoration + annotations +
+         testing::TypesNamed({"%void", "%uint", "%ulong", "%bool", "%v3ulong"}) +
+         testing::UintConstants({0, 1, 2, 3, 4, 5, 10, 20, 40}) +
          R"(
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-       %bool = OpTypeBool
-    %v3ulong = OpTypeVector %ulong 3
-         %c0 = OpConstant %uint 0
-         %c1 = OpConstant %uint 1
-         %c2 = OpConstant %uint 2
-         %c3 = OpConstant %uint 3
-         %c4 = OpConstant %uint 4
-         %c5 = OpConstant %uint 5
-        %c10 = OpConstant %uint 10
-        %c20 = OpConstant %uint 20
-        %c40 = OpConstant %uint 40
          %l0 = OpConstant %ulong 0
        %arr4 = OpTypeArray %uint %c4
-       %p_in = OpTypePointer Input %v3ulong
-        %gid = OpVariable %p_in Input
-      %p_int = OpTypePointer CrossWorkgroup %uint
+)" + testing::OutAndCountDeclarations(R"(
      %f_uint = OpTypePointer Function %uint
       %f_arr = OpTypePointer Function %arr4
-         %fn = OpTypeFunction %void %p_int %uint
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
-        %arr = OpVariable %f_arr Function
-          %g = OpLoad %v3ulong %gid
-         %g0 = OpCompositeExtract %ulong %g 0
-         %id = OpUConvert %uint %g0
-)" + body;
+)") + testing::OutAndCountKernelStart("        %arr = OpVariable %f_arr Function\n") +
+         body;
 }
 
 // A counted loop: `for (%i = START; %i CMP BOUND; %i += STEP) { BODY }`, then AFTER. The body
@@ -118,36 +85,15 @@ const std::string kStoreAndReturn = R"(
                OpFunctionEnd
 )";
 
-LaunchResult Launch(const std::vector<uint32_t>& words, bool unroll, uint64_t items, uint32_t n,
-                    CheckMode check) {
-  LoadOptions options;
-  options.unroll_loops = unroll;
-  OutAndCountLaunch launch;
-  launch.global = items;
-  launch.local = items < 16 ? items : 16;
-  launch.out_bytes = items * 4;
-  launch.n = n;
-  launch.check = check;
-  launch.instruction_limit = 1000000;  // a wrongly transformed loop stops
-  return LaunchOutAndCount(words, options, launch);
-}
-
 // What unrolling makes of `text` (after promotion, as the loader runs them); the result must
 // validate.
 UnrollSummary Unroll(const std::string& text) {
   UnrollSummary summary;
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  Diagnostic diagnostic;
-  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-  if (!module) {
-    ADD_FAILURE() << diagnostic.Format();
-    return summary;
-  }
-  Result<KernelSummary> kernel = FindKernel(*module, "k");
-  EXPECT_TRUE(kernel.ok());
-  if (!kernel.ok()) return summary;
-  std::optional<ir::Module> promoted = PromotePrivateVariables(*module, kernel->function_id);
-  ir::Module work = promoted ? std::move(*promoted) : *module;
+  std::optional<testing::KernelModule> kernel =
+      testing::ReadKernelModule(val::testing::Assemble(text));
+  if (!kernel) return summary;
+  std::optional<ir::Module> promoted = PromotePrivateVariables(kernel->module, kernel->function);
+  ir::Module work = promoted ? std::move(*promoted) : std::move(kernel->module);
   const bool changed = UnrollConstantTripLoops(work, &summary);
   EXPECT_EQ(changed, summary.loops > 0 || summary.merged_blocks > 0);
   const val::ValidationResult result = val::Validate(work.ToWords(), {});
@@ -158,14 +104,12 @@ UnrollSummary Unroll(const std::string& text) {
 // Runs the kernel unrolled and not, expects the same outcome, and returns the unrolled one.
 LaunchResult RunBoth(const std::string& text, uint64_t items, uint32_t n,
                      CheckMode check = CheckMode::kError) {
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  const val::ValidationResult valid = val::Validate(words, {});
-  EXPECT_TRUE(valid.valid) << val::testing::Dump(valid);
-  LaunchResult unrolled = Launch(words, true, items, n, check);
-  const LaunchResult loop = Launch(words, false, items, n, check);
-  ExpectSameOutcome(unrolled, loop);
-  EXPECT_LE(unrolled.instructions, loop.instructions);
-  return unrolled;
+  LoadOptions loops;
+  loops.unroll_loops = false;
+  testing::TransformedAndPlain runs =
+      testing::RunTransformedAndPlain(text, LoadOptions(), loops, items, 4, n, check);
+  EXPECT_LE(runs.transformed.instructions, runs.plain.instructions);
+  return std::move(runs.transformed);
 }
 
 // arr[i] = id * i for i < 4 through a one-index chain on the counter, then the sum of arr:
@@ -378,13 +322,14 @@ TEST(LoopUnrolling, DecoratedInstructions) {
   for (uint32_t id = 0; id < 16; ++id) EXPECT_EQ(Word(run.out, id), id + 2) << id;
 }
 
-// Blocks reached by one unconditional branch join their predecessor; a block two branches reach
-// does not, and a divergent if-else still reconverges where it did.
-TEST(LoopUnrolling, StraightLineBlocksMerge) {
-  const std::string text = Module(R"(
+// Blocks %a and %b, each reached by one unconditional branch, a divergent if-else (%t, %f)
+// that reconverges at %j, and %z: %value is x * 3 for an odd x = %id + ADDEND, else x + 10.
+std::string StraightLineBlocks(const std::string& addend) {
+  return R"(
                OpBranch %a
           %a = OpLabel
-         %x1 = OpIAdd %uint %id %c1
+         %x1 = OpIAdd %uint %id )" +
+         addend + R"(
                OpBranch %b
           %b = OpLabel
          %x2 = OpPhi %uint %x1 %a
@@ -402,7 +347,13 @@ TEST(LoopUnrolling, StraightLineBlocksMerge) {
                OpBranch %z
           %z = OpLabel
       %value = OpIAdd %uint %xj %c0
-)" + kStoreAndReturn);
+)";
+}
+
+// Blocks reached by one unconditional branch join their predecessor; a block two branches reach
+// does not, and a divergent if-else still reconverges where it did.
+TEST(LoopUnrolling, StraightLineBlocksMerge) {
+  const std::string text = Module(StraightLineBlocks("%c1") + kStoreAndReturn);
   // Without a loop the loader leaves the module alone; transformed, a, b and z merge.
   Diagnostic diagnostic;
   EXPECT_FALSE(MayUnrollLoops(*ir::Module::FromWords(val::testing::Assemble(text), &diagnostic)));
@@ -411,28 +362,9 @@ TEST(LoopUnrolling, StraightLineBlocksMerge) {
   EXPECT_EQ(summary.merged_blocks, 3u);
   RunBoth(text, 16, 0);
   // With a loop in front, the loader transforms the module and the blocks merge.
-  const std::string looped = Module(CountedLoop("%c0", "OpULessThan", "%c2", "%c1", "", R"(
-               OpBranch %a
-          %a = OpLabel
-         %x1 = OpIAdd %uint %id %i
-               OpBranch %b
-          %b = OpLabel
-         %x2 = OpPhi %uint %x1 %a
-        %odd = OpBitwiseAnd %uint %x2 %c1
-         %is = OpIEqual %bool %odd %c1
-               OpBranchConditional %is %t %f
-          %t = OpLabel
-         %xt = OpIMul %uint %x2 %c3
-               OpBranch %j
-          %f = OpLabel
-         %xf = OpIAdd %uint %x2 %c10
-               OpBranch %j
-          %j = OpLabel
-         %xj = OpPhi %uint %xt %t %xf %f
-               OpBranch %z
-          %z = OpLabel
-      %value = OpIAdd %uint %xj %c0
-)") + kStoreAndReturn);
+  const std::string looped =
+      Module(CountedLoop("%c0", "OpULessThan", "%c2", "%c1", "", StraightLineBlocks("%i")) +
+             kStoreAndReturn);
   const UnrollSummary merged = Unroll(looped);
   EXPECT_EQ(merged.loops, 1u);
   EXPECT_GE(merged.merged_blocks, 5u);  // the copies, the exit, a and b into the entry; z
@@ -525,40 +457,28 @@ TEST(ConstantFolding, IntegerWidthsSignednessAndWrapping) {
 // Every kernel of the corpus and of the benchmark set: the module the loader runs still
 // validates, and the -O0 GEMMs of the benchmark set lose their constant loops.
 TEST(LoopUnrolling, UnrolledModulesOfCorpusAndBenchmarksValidate) {
-  namespace fs = std::filesystem;
   int unrolled_modules = 0;
-  for (const char* dir : {"/test/corpus/spv", "/bench/kernels"}) {
-    for (const fs::directory_entry& entry :
-         fs::recursive_directory_iterator(std::string(XMX_SOURCE_DIR) + dir)) {
-      if (entry.path().extension() != ".spv") continue;
-      std::ifstream in(entry.path(), std::ios::binary);
-      std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
-      std::vector<uint32_t> words(bytes.size() / 4);
-      std::memcpy(words.data(), bytes.data(), words.size() * 4);
-      if (!val::Validate(words, {}).valid) continue;  // the corpus keeps producers' bad builds
-      Diagnostic diagnostic;
-      std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-      ASSERT_TRUE(module) << entry.path();
-      // As the loader runs them: built-in calls upgraded to instructions, then promotion.
-      if (builtins::HasBuiltinImports(*module)) {
-        builtins::UpgradeResult upgraded = builtins::UpgradeBuiltinCalls(*module);
-        if (!upgraded.ok()) continue;
-        module = std::move(upgraded.module);
+  for (testing::CorpusModule& corpus : testing::ValidCorpusAndBenchmarkModules()) {
+    ir::Module& module = corpus.module;
+    // As the loader runs them: built-in calls upgraded to instructions, then promotion.
+    if (builtins::HasBuiltinImports(module)) {
+      builtins::UpgradeResult upgraded = builtins::UpgradeBuiltinCalls(module);
+      if (!upgraded.ok()) continue;
+      module = std::move(upgraded.module);
+    }
+    for (const ir::Instruction& e : module.entry_points()) {
+      if (e.num_operands() < 2) continue;
+      std::optional<ir::Module> promoted = PromotePrivateVariables(module, e.word(1));
+      ir::Module work = promoted ? std::move(*promoted) : module;
+      UnrollSummary summary;
+      if (!MayUnrollLoops(work) || !UnrollConstantTripLoops(work, &summary)) continue;
+      ++unrolled_modules;
+      const std::string name = corpus.path.filename().string();
+      if (name.find("32x32") != std::string::npos && name.find(".O0.") != std::string::npos) {
+        EXPECT_GE(summary.loops, 6u) << name;  // acc init, the 4 x 2 tile, the stores
       }
-      for (const ir::Instruction& e : module->entry_points()) {
-        if (e.num_operands() < 2) continue;
-        std::optional<ir::Module> promoted = PromotePrivateVariables(*module, e.word(1));
-        ir::Module work = promoted ? std::move(*promoted) : *module;
-        UnrollSummary summary;
-        if (!MayUnrollLoops(work) || !UnrollConstantTripLoops(work, &summary)) continue;
-        ++unrolled_modules;
-        const std::string name = entry.path().filename().string();
-        if (name.find("32x32") != std::string::npos && name.find(".O0.") != std::string::npos) {
-          EXPECT_GE(summary.loops, 6u) << name;  // acc init, the 4 x 2 tile, the stores
-        }
-        const val::ValidationResult result = val::Validate(work.ToWords(), {});
-        EXPECT_TRUE(result.valid) << entry.path() << "\n" << val::testing::Dump(result);
-      }
+      const val::ValidationResult result = val::Validate(work.ToWords(), {});
+      EXPECT_TRUE(result.valid) << corpus.path << "\n" << val::testing::Dump(result);
     }
   }
   EXPECT_GT(unrolled_modules, 10);

@@ -7,7 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "assembled_module_test.hpp"
 #include "interp/load/phi_coalescing.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
@@ -18,24 +20,17 @@ namespace {
 // `after` add instructions to the loop header and to the exit block.
 std::string Kernel(const std::string& body, const std::string& extra_phis = "",
                    const std::string& after = "") {
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
+  return testing::KernelModuleHeader({}) + R"(
                OpName %acc "acc"
                OpName %next "next"
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-       %bool = OpTypeBool
+)" + testing::TypesNamed({"%void", "%uint", "%bool"}) +
+         R"(
       %p_int = OpTypePointer CrossWorkgroup %uint
          %fn = OpTypeFunction %void %p_int %uint
        %zero = OpConstant %uint 0
         %one = OpConstant %uint 1
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
+)" + testing::OutAndCountKernelEntry() +
+         R"(
                OpBranch %loop
        %loop = OpLabel
         %acc = OpPhi %uint %zero %entry %next %loop
@@ -53,26 +48,18 @@ std::string Kernel(const std::string& body, const std::string& extra_phis = "",
 )";
 }
 
-class PhiCoalescingTest : public ::testing::Test {
+class PhiCoalescingTest : public testing::AssembledModuleTest {
  protected:
   std::vector<std::pair<uint32_t, uint32_t>> Pairs(const std::string& text) {
-    words_ = val::testing::Assemble(text);
-    Diagnostic error;
-    module_ = ir::Module::FromWords(words_, &error);
-    EXPECT_TRUE(module_) << error.Format();
-    if (!module_) return {};
+    if (!Read(text)) return {};
     return CoalescablePhis(module_->functions().front());
   }
-  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   bool Paired(const std::vector<std::pair<uint32_t, uint32_t>>& pairs) const {
     for (const auto& [p, v] : pairs) {
       if (p == Id("acc")) return v == Id("next");
     }
     return false;
   }
-
-  std::vector<uint32_t> words_;
-  std::optional<ir::Module> module_;
 };
 
 TEST_F(PhiCoalescingTest, AccumulatorUsedOnlyBeforeItsSuccessorIsPaired) {

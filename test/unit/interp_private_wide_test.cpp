@@ -16,6 +16,7 @@
 
 #include "interp/load/loader.hpp"
 #include "interp_launch_support.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 
@@ -33,58 +34,28 @@ using testing::Word;
 // bytes 0 (8 words) and 32 (8 words), and 8 words untouched. `@` stands for the pointers'
 // prefix: "%" in the fast variant, "%g_" in the general one.
 std::string WideKernel(bool general) {
-  std::string body = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Int8
-               OpCapability Vector16
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %gid
-               OpDecorate %gid BuiltIn GlobalInvocationId
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-      %uchar = OpTypeInt 8 0
-       %bool = OpTypeBool
-    %v3ulong = OpTypeVector %ulong 3
+  std::string body =
+      testing::KernelModuleHeader(
+          {.capabilities = {"Int64", "Int8", "Vector16"}, .interface = "%gid"}) +
+      testing::kGlobalIdDecoration +
+      testing::TypesNamed({"%void", "%uint", "%ulong", "%uchar", "%bool", "%v3ulong"}) + R"(
          %v8 = OpTypeVector %uint 8
         %v16 = OpTypeVector %uint 16
-         %c0 = OpConstant %uint 0
-         %c1 = OpConstant %uint 1
-         %c2 = OpConstant %uint 2
-         %c3 = OpConstant %uint 3
-         %c4 = OpConstant %uint 4
-         %c5 = OpConstant %uint 5
-         %c6 = OpConstant %uint 6
-         %c7 = OpConstant %uint 7
-        %c16 = OpConstant %uint 16
-        %c24 = OpConstant %uint 24
-        %c32 = OpConstant %uint 32
-        %c40 = OpConstant %uint 40
-       %c100 = OpConstant %uint 100
+)" + testing::UintConstants({0, 1, 2, 3, 4, 5, 6, 7, 16, 24, 32, 40, 100}) +
+      R"(
      %c_fill = OpConstant %uint 0x01010101
     %c_magic = OpConstant %uint 12345
         %l32 = OpConstant %ulong 32
       %arr16 = OpTypeArray %uint %c16
-       %p_in = OpTypePointer Input %v3ulong
-        %gid = OpVariable %p_in Input
-      %p_int = OpTypePointer CrossWorkgroup %uint
+)" + testing::OutAndCountDeclarations(R"(
        %p_v8 = OpTypePointer CrossWorkgroup %v8
       %p_v16 = OpTypePointer CrossWorkgroup %v16
       %f_arr = OpTypePointer Function %arr16
        %f_v8 = OpTypePointer Function %v8
       %f_v16 = OpTypePointer Function %v16
     %f_uchar = OpTypePointer Function %uchar
-         %fn = OpTypeFunction %void %p_int %uint
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
-        %var = OpVariable %f_arr Function
-          %g = OpLoad %v3ulong %gid
-         %g0 = OpCompositeExtract %ulong %g 0
-         %id = OpUConvert %uint %g0
+)") + testing::OutAndCountKernelStart("        %var = OpVariable %f_arr Function\n") +
+      R"(
        %cond = OpINotEqual %bool %n %c_magic
       %whole = OpBitcast %f_v16 %var
          %lo = OpBitcast %f_v8 %var

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "interp_launch_support.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
@@ -35,27 +36,17 @@ uint64_t Amount(uint32_t width, uint32_t which) {
 }
 
 std::string Module() {
-  std::string text = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Int16
-               OpCapability Int8
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %gid
-               OpDecorate %gid BuiltIn GlobalInvocationId
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-     %ushort = OpTypeInt 16 0
-      %uchar = OpTypeInt 8 0
-    %v3ulong = OpTypeVector %ulong 3
+  std::string text =
+      testing::KernelModuleHeader(
+          {.capabilities = {"Int64", "Int16", "Int8"}, .interface = "%gid"}) +
+      testing::kGlobalIdDecoration +
+      testing::TypesNamed({"%void", "%uint", "%ulong", "%ushort", "%uchar", "%v3ulong"}) + R"(
        %p_in = OpTypePointer Input %v3ulong
         %gid = OpVariable %p_in Input
     %p_ulong = OpTypePointer CrossWorkgroup %ulong
          %fn = OpTypeFunction %void %p_ulong %uint
     %c_items = OpConstant %uint )" +
-                     std::to_string(kPerItem) + "\n";
+      std::to_string(kPerItem) + "\n";
   for (uint32_t w = 0; w < 4; ++w) {
     const std::string t = kTypes[w], suffix = std::to_string(kWidths[w]);
     text += "%mul" + suffix + " = OpConstant " + t + " " + std::to_string(kMultipliers[w]) + "\n";

@@ -8,8 +8,10 @@
 #include <optional>
 #include <string>
 
+#include "assembled_module_test.hpp"
 #include "interp/load/uniformity.hpp"
 #include "ir/module_info.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
@@ -17,12 +19,8 @@ namespace {
 
 // Kernel k(buf, n) calls f(n, lane) and g(n) twice (the second time with the lane id), and h, which
 // calls itself. f has a counted loop on n (uniform exit) and a branch on its lane parameter.
-const char* const kModule = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %lid
+const std::string kModule =
+    testing::KernelModuleHeader({.capabilities = {"Int64"}, .interface = "%lid"}) + R"(
                OpName %n "n"
                OpName %fn_n "fn_n"
                OpName %fn_lane "fn_lane"
@@ -40,13 +38,10 @@ const char* const kModule = R"(
                OpName %jn "jn"
                OpName %jstay "jstay"
                OpDecorate %lid BuiltIn LocalInvocationId
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-     %v3long = OpTypeVector %ulong 3
-       %bool = OpTypeBool
+)" + testing::TypesNamed({"%void", "%uint", "%ulong", "%v3ulong", "%bool"}) +
+    R"(
  %ptr_global = OpTypePointer CrossWorkgroup %uint
-  %ptr_input = OpTypePointer Input %v3long
+  %ptr_input = OpTypePointer Input %v3ulong
       %k_ty = OpTypeFunction %void %ptr_global %uint
       %f_ty = OpTypeFunction %uint %uint %uint
       %g_ty = OpTypeFunction %uint %uint
@@ -59,7 +54,7 @@ const char* const kModule = R"(
         %buf = OpFunctionParameter %ptr_global
           %n = OpFunctionParameter %uint
       %entry = OpLabel
-      %local = OpLoad %v3long %lid
+      %local = OpLoad %v3ulong %lid
      %local0 = OpCompositeExtract %ulong %local 0
     %local32 = OpUConvert %uint %local0
          %r1 = OpFunctionCall %uint %f %n %local32
@@ -115,22 +110,15 @@ const char* const kModule = R"(
 )";
 
 // The same kernel's shape with a loop whose exit test reads the lane id: no phi is proven.
-const char* const kLaneLoop = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %lid
+const std::string kLaneLoop =
+    testing::KernelModuleHeader({.capabilities = {"Int64"}, .interface = "%lid"}) + R"(
                OpName %j "j"
                OpName %jn "jn"
                OpName %count "count"
                OpDecorate %lid BuiltIn LocalInvocationId
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-     %v3long = OpTypeVector %ulong 3
-       %bool = OpTypeBool
-  %ptr_input = OpTypePointer Input %v3long
+)" + testing::TypesNamed({"%void", "%uint", "%ulong", "%v3ulong", "%bool"}) +
+    R"(
+  %ptr_input = OpTypePointer Input %v3ulong
       %k_ty = OpTypeFunction %void %uint
          %c0 = OpConstant %uint 0
          %c1 = OpConstant %uint 1
@@ -138,7 +126,7 @@ const char* const kLaneLoop = R"(
           %k = OpFunction %void None %k_ty
           %n = OpFunctionParameter %uint
       %entry = OpLabel
-      %local = OpLoad %v3long %lid
+      %local = OpLoad %v3ulong %lid
      %local0 = OpCompositeExtract %ulong %local 0
     %local32 = OpUConvert %uint %local0
                OpBranch %loop
@@ -154,20 +142,14 @@ const char* const kLaneLoop = R"(
                OpFunctionEnd
 )";
 
-class UniformityCallsTest : public ::testing::Test {
+class UniformityCallsTest : public testing::AssembledModuleTest {
  protected:
-  void Load(const char* text) {
-    words_ = val::testing::Assemble(text);
-    Diagnostic error;
-    module_ = ir::Module::FromWords(words_, &error);
-    ASSERT_TRUE(module_) << error.Format();
+  void Load(const std::string& text) {
+    ASSERT_TRUE(Read(text));
     info_.emplace(*module_);
   }
-  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   uint32_t Kernel() const { return module_->functions().front().id(); }
 
-  std::vector<uint32_t> words_;
-  std::optional<ir::Module> module_;
   std::optional<ir::ModuleInfo> info_;
 };
 
@@ -208,7 +190,7 @@ TEST_F(UniformityCallsTest, CounterOfALoopWithAUniformExitIsUniform) {
   text.replace(text.find(phi), phi.size(), "%picked = OpPhi %uint %c1 %one");
   const std::string join = "        %two = OpLabel\n               OpBranch %join\n";
   text.replace(text.find(join), join.size(), "");
-  Load(text.c_str());
+  Load(text);
   UniformValues uniform(*module_, *info_, Kernel());
   for (const char* name : {"i", "next", "stay", "picked", "after"}) {
     EXPECT_TRUE(uniform.Contains(Id(name))) << name;

@@ -5,8 +5,10 @@
 #include <optional>
 #include <string>
 
+#include "assembled_module_test.hpp"
 #include "interp/load/uniformity.hpp"
 #include "ir/module_info.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 
 namespace xmx::interp {
@@ -14,12 +16,8 @@ namespace {
 
 // A kernel with a buffer, a by-value int and a by-value struct parameter; values derived from
 // each kind of source, a loop phi, and a load from memory.
-const char* const kKernel = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %wgid %lid
+const std::string kKernel =
+    testing::KernelModuleHeader({.capabilities = {"Int64"}, .interface = "%wgid %lid"}) + R"(
                OpName %uint_8 "uint_8"
                OpName %buf "buf"
                OpName %n "n"
@@ -43,15 +41,12 @@ const char* const kKernel = R"(
                OpDecorate %wgid BuiltIn WorkgroupId
                OpDecorate %lid BuiltIn LocalInvocationId
                OpDecorate %byval FuncParamAttr ByVal
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-     %v3long = OpTypeVector %ulong 3
-       %bool = OpTypeBool
+)" + testing::TypesNamed({"%void", "%uint", "%ulong", "%v3ulong", "%bool"}) +
+    R"(
      %struct = OpTypeStruct %uint %uint
  %ptr_global = OpTypePointer CrossWorkgroup %uint
  %ptr_struct = OpTypePointer Function %struct
-  %ptr_input = OpTypePointer Input %v3long
+  %ptr_input = OpTypePointer Input %v3ulong
       %fn_ty = OpTypeFunction %void %ptr_global %uint %ptr_struct
      %uint_1 = OpConstant %uint 1
      %uint_8 = OpConstant %uint 8
@@ -63,10 +58,10 @@ const char* const kKernel = R"(
           %n = OpFunctionParameter %uint
       %byval = OpFunctionParameter %ptr_struct
       %entry = OpLabel
-      %group = OpLoad %v3long %wgid
+      %group = OpLoad %v3ulong %wgid
      %group0 = OpCompositeExtract %ulong %group 0
     %group32 = OpUConvert %uint %group0
-      %local = OpLoad %v3long %lid
+      %local = OpLoad %v3ulong %lid
      %local0 = OpCompositeExtract %ulong %local 0
     %local32 = OpUConvert %uint %local0
     %from_n = OpIMul %uint %n %uint_8
@@ -86,20 +81,14 @@ const char* const kKernel = R"(
                OpFunctionEnd
 )";
 
-class UniformityTest : public ::testing::Test {
+class UniformityTest : public testing::AssembledModuleTest {
  protected:
   void SetUp() override {
-    words_ = val::testing::Assemble(kKernel);
-    Diagnostic error;
-    module_ = ir::Module::FromWords(words_, &error);
-    ASSERT_TRUE(module_) << error.Format();
+    ASSERT_TRUE(Read(kKernel));
     info_.emplace(*module_);
   }
-  uint32_t Id(const std::string& name) const { return val::testing::NamedId(*module_, name); }
   uint32_t Kernel() const { return module_->functions().front().id(); }
 
-  std::vector<uint32_t> words_;
-  std::optional<ir::Module> module_;
   std::optional<ir::ModuleInfo> info_;
 };
 

@@ -10,9 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +17,7 @@
 #include "interp/load/loader.hpp"
 #include "interp/load/variable_promotion.hpp"
 #include "interp_launch_support.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 #include "xmx/validator.hpp"
@@ -27,103 +25,46 @@
 namespace xmx::interp {
 namespace {
 
-using testing::ExpectSameOutcome;
-using testing::LaunchOutAndCount;
 using testing::LaunchResult;
-using testing::OutAndCountLaunch;
 using testing::Word;
 
 // A module with kernel k(global uint* out, uint n); FUNCTIONS holds it (and any helper), with
 // %id the work-item's global id as a uint and %g0 as a ulong when the body computes them.
 std::string Module(const std::string& functions, const std::string& annotations = "",
                    const std::string& addressing = "Physical64") {
-  return R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Int8
-               OpMemoryModel )" +
-         addressing + R"( OpenCL
-               OpEntryPoint Kernel %k "k" %gid
-               OpName %k "k"
-               OpDecorate %gid BuiltIn GlobalInvocationId
-)" + annotations +
+  return testing::KernelModuleHeader(
+             {.capabilities = {"Int64", "Int8"}, .addressing = addressing, .interface = "%gid"}) +
          R"(
-       %void = OpTypeVoid
-       %uint = OpTypeInt 32 0
-      %ulong = OpTypeInt 64 0
-      %uchar = OpTypeInt 8 0
-       %bool = OpTypeBool
-     %v2uint = OpTypeVector %uint 2
-    %v3ulong = OpTypeVector %ulong 3
-         %c0 = OpConstant %uint 0
-         %c1 = OpConstant %uint 1
-         %c2 = OpConstant %uint 2
-         %c3 = OpConstant %uint 3
-         %c4 = OpConstant %uint 4
-         %c5 = OpConstant %uint 5
-        %c10 = OpConstant %uint 10
-        %c99 = OpConstant %uint 99
+               OpName %k "k"
+)" + testing::kGlobalIdDecoration +
+         annotations +
+         testing::TypesNamed(
+             {"%void", "%uint", "%ulong", "%uchar", "%bool", "%v2uint", "%v3ulong"}) +
+         testing::UintConstants({0, 1, 2, 3, 4, 5, 10, 99}) +
+         R"(
          %l1 = OpConstant %ulong 1
          %l2 = OpConstant %ulong 2
        %arr4 = OpTypeArray %uint %c4
-       %p_in = OpTypePointer Input %v3ulong
-        %gid = OpVariable %p_in Input
-      %p_int = OpTypePointer CrossWorkgroup %uint
+)" + testing::OutAndCountDeclarations(R"(
      %f_uint = OpTypePointer Function %uint
     %f_uchar = OpTypePointer Function %uchar
        %f_v2 = OpTypePointer Function %v2uint
       %f_arr = OpTypePointer Function %arr4
      %f_fptr = OpTypePointer Function %f_uint
-         %fn = OpTypeFunction %void %p_int %uint
+)") +
+         R"(
     %fn_uint = OpTypeFunction %uint
      %fn_ptr = OpTypeFunction %uint %f_uint
 )" + functions;
 }
 
-// The entry of k: parameters, the label %entry, then VARIABLES, then %g0 and %id.
-std::string KernelStart(const std::string& variables) {
-  return R"(
-          %k = OpFunction %void None %fn
-        %out = OpFunctionParameter %p_int
-          %n = OpFunctionParameter %uint
-      %entry = OpLabel
-)" + variables +
-         R"(
-          %g = OpLoad %v3ulong %gid
-         %g0 = OpCompositeExtract %ulong %g 0
-         %id = OpUConvert %uint %g0
-)";
-}
-
-LaunchResult Launch(const std::vector<uint32_t>& words, bool promote, uint64_t items, uint32_t n,
-                    CheckMode check) {
-  LoadOptions options;
-  options.promote_variables = promote;
-  OutAndCountLaunch launch;
-  launch.global = items;
-  launch.local = items < 16 ? items : 16;
-  launch.out_bytes = items * 8;
-  launch.n = n;
-  launch.check = check;
-  launch.instruction_limit = 1000000;  // a wrongly transformed loop stops
-  return LaunchOutAndCount(words, options, launch);
-}
-
 // What promotion made of `text`'s kernel k; the promoted module must validate.
 PromotionSummary Promote(const std::vector<uint32_t>& words) {
   PromotionSummary summary;
-  Diagnostic diagnostic;
-  std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-  if (!module) {
-    ADD_FAILURE() << diagnostic.Format();
-    return summary;
-  }
-  Result<KernelSummary> kernel = FindKernel(*module, "k");
-  EXPECT_TRUE(kernel.ok());
-  if (!kernel.ok()) return summary;
+  std::optional<testing::KernelModule> kernel = testing::ReadKernelModule(words);
+  if (!kernel) return summary;
   std::optional<ir::Module> promoted =
-      PromotePrivateVariables(*module, kernel->function_id, &summary);
+      PromotePrivateVariables(kernel->module, kernel->function, &summary);
   EXPECT_EQ(promoted.has_value(), summary.variables > 0);
   if (promoted) {
     const val::ValidationResult result = val::Validate(promoted->ToWords(), {});
@@ -132,23 +73,25 @@ PromotionSummary Promote(const std::vector<uint32_t>& words) {
   return summary;
 }
 
-// Runs the kernel promoted and not, expects the same outcome, and returns the promoted one.
+// Runs the kernel promoted and not and expects the same outcome.
+testing::TransformedAndPlain RunBothWays(const std::string& text, uint64_t items, uint32_t n,
+                                         CheckMode check = CheckMode::kError) {
+  LoadOptions memory;
+  memory.promote_variables = false;
+  return testing::RunTransformedAndPlain(text, LoadOptions(), memory, items, 8, n, check);
+}
+
+// RunBothWays, returning the promoted run.
 LaunchResult RunBoth(const std::string& text, uint64_t items, uint32_t n,
                      CheckMode check = CheckMode::kError) {
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  const val::ValidationResult valid = val::Validate(words, {});
-  EXPECT_TRUE(valid.valid) << val::testing::Dump(valid);
-  LaunchResult promoted = Launch(words, true, items, n, check);
-  const LaunchResult memory = Launch(words, false, items, n, check);
-  ExpectSameOutcome(promoted, memory);
-  return promoted;
+  return RunBothWays(text, items, n, check).transformed;
 }
 
 // A counter and an accumulator in private variables, a loop whose trip count differs per lane
 // (n + id % 4), so lanes leave it at different iterations: the phis run in divergent SIMT
 // execution. out[id] = 1 + id * (0 + 1 + ... + (trip - 1)).
 TEST(VariablePromotion, DivergentLoopCounterAndAccumulator) {
-  const std::string text = Module(KernelStart(R"(
+  const std::string text = Module(testing::OutAndCountKernelStart(R"(
           %i = OpVariable %f_uint Function
         %acc = OpVariable %f_uint Function
 )") + R"(
@@ -186,21 +129,20 @@ TEST(VariablePromotion, DivergentLoopCounterAndAccumulator) {
   EXPECT_EQ(summary.loads, 4u);
   EXPECT_EQ(summary.stores, 4u);
   EXPECT_EQ(summary.phis, 2u);  // i and acc at %head; none where they are dead
-  const LaunchResult run = RunBoth(text, 32, 3);
+  const testing::TransformedAndPlain runs = RunBothWays(text, 32, 3);
   for (uint32_t id = 0; id < 32; ++id) {
     const uint32_t trip = 3 + id % 4;
-    EXPECT_EQ(Word(run.out, id), 1 + id * (trip * (trip - 1) / 2)) << id;
+    EXPECT_EQ(Word(runs.transformed.out, id), 1 + id * (trip * (trip - 1) / 2)) << id;
   }
   // The promoted loads and stores are no longer dispatched.
-  const std::vector<uint32_t> words = val::testing::Assemble(text);
-  EXPECT_LT(run.instructions, Launch(words, false, 32, 3, CheckMode::kError).instructions);
+  EXPECT_LT(runs.transformed.instructions, runs.plain.instructions);
 }
 
 // In the kernel function a load no store reaches reads the variable's memory as the work-group
 // started it: zero. x is stored on odd lanes only; y is read at the top of each iteration
 // before the iteration stores it. out[2 id] = odd ? 5 : 0, out[2 id + 1] = 3 id.
 TEST(VariablePromotion, KernelReadsBeforeStoresReadZero) {
-  const std::string text = Module(KernelStart(R"(
+  const std::string text = Module(testing::OutAndCountKernelStart(R"(
           %x = OpVariable %f_uint Function
           %y = OpVariable %f_uint Function
           %j = OpVariable %f_uint Function
@@ -263,7 +205,8 @@ TEST(VariablePromotion, CalledFunctionKeepsVariablesReadBeforeWritten) {
          %tv = OpLoad %uint %t
                OpReturnValue %tv
                OpFunctionEnd
-)" + KernelStart("") + R"(
+)" + testing::OutAndCountKernelStart("") +
+                                  R"(
          %r1 = OpFunctionCall %uint %count
          %r2 = OpFunctionCall %uint %count
         %r10 = OpIMul %uint %r1 %c10
@@ -290,7 +233,7 @@ TEST(VariablePromotion, EscapingOrPartialVariablesStayInMemory) {
          %pv = OpLoad %uint %p
                OpReturnValue %pv
                OpFunctionEnd
-)" + KernelStart(R"(
+)" + testing::OutAndCountKernelStart(R"(
          %va = OpVariable %f_uint Function
          %vb = OpVariable %f_uint Function
          %vc = OpVariable %f_v2 Function
@@ -348,7 +291,7 @@ TEST(VariablePromotion, EscapingOrPartialVariablesStayInMemory) {
 // zero on even lanes. Both runs must report the same instruction, lane and work-item, stopping
 // at the first report (error) or going on (warn).
 TEST(VariablePromotion, ReportsThroughPromotedValuesAreTheSame) {
-  const std::string text = Module(KernelStart(R"(
+  const std::string text = Module(testing::OutAndCountKernelStart(R"(
         %arr = OpVariable %f_arr Function
          %pp = OpVariable %f_fptr Function
           %d = OpVariable %f_uint Function
@@ -395,7 +338,7 @@ TEST(VariablePromotion, ReportsThroughPromotedValuesAreTheSame) {
 // In a Physical32 module a pointer is 4 bytes in memory and 8 in registers: a pointer variable
 // is not promoted there (its load widens what the store narrowed), the uint one is.
 TEST(VariablePromotion, Physical32PointerVariablesStayInMemory) {
-  const std::string functions = KernelStart(R"(
+  const std::string functions = testing::OutAndCountKernelStart(R"(
           %v = OpVariable %f_uint Function
          %pp = OpVariable %f_fptr Function
 )") + R"(
@@ -420,7 +363,7 @@ TEST(VariablePromotion, Physical32PointerVariablesStayInMemory) {
 // another type than the variable's: such a variable is not promoted, or its loads would give
 // values of the wrong register size.
 TEST(VariablePromotion, MistypedStoresKeepTheVariableInMemory) {
-  const std::string text = Module(KernelStart(R"(
+  const std::string text = Module(testing::OutAndCountKernelStart(R"(
           %v = OpVariable %f_uint Function
 )") + R"(
                OpStore %v %g0
@@ -435,28 +378,15 @@ TEST(VariablePromotion, MistypedStoresKeepTheVariableInMemory) {
 
 // Every kernel of the corpus and of the benchmark set: the promoted module still validates.
 TEST(VariablePromotion, PromotedModulesOfCorpusAndBenchmarksValidate) {
-  namespace fs = std::filesystem;
   int promoted_modules = 0;
-  for (const char* dir : {"/test/corpus/spv", "/bench/kernels"}) {
-    for (const fs::directory_entry& entry :
-         fs::recursive_directory_iterator(std::string(XMX_SOURCE_DIR) + dir)) {
-      if (entry.path().extension() != ".spv") continue;
-      std::ifstream in(entry.path(), std::ios::binary);
-      std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
-      std::vector<uint32_t> words(bytes.size() / 4);
-      std::memcpy(words.data(), bytes.data(), words.size() * 4);
-      if (!val::Validate(words, {}).valid) continue;  // the corpus keeps producers' bad builds
-      Diagnostic diagnostic;
-      std::optional<ir::Module> module = ir::Module::FromWords(words, &diagnostic);
-      ASSERT_TRUE(module) << entry.path();
-      for (const ir::Instruction& e : module->entry_points()) {
-        if (e.num_operands() < 2) continue;
-        std::optional<ir::Module> promoted = PromotePrivateVariables(*module, e.word(1));
-        if (!promoted) continue;
-        ++promoted_modules;
-        const val::ValidationResult result = val::Validate(promoted->ToWords(), {});
-        EXPECT_TRUE(result.valid) << entry.path() << "\n" << val::testing::Dump(result);
-      }
+  for (const testing::CorpusModule& corpus : testing::ValidCorpusAndBenchmarkModules()) {
+    for (const ir::Instruction& e : corpus.module.entry_points()) {
+      if (e.num_operands() < 2) continue;
+      std::optional<ir::Module> promoted = PromotePrivateVariables(corpus.module, e.word(1));
+      if (!promoted) continue;
+      ++promoted_modules;
+      const val::ValidationResult result = val::Validate(promoted->ToWords(), {});
+      EXPECT_TRUE(result.valid) << corpus.path << "\n" << val::testing::Dump(result);
     }
   }
   EXPECT_GT(promoted_modules, 10);

@@ -2,10 +2,11 @@
 // zero, each work-item's builtins its own, by-value arguments the caller's bytes, the kernel's
 // arguments in their registers. A worker thread reuses one work-group's storage for every
 // work-group it runs, a full work-group starting from images made once per launch with only the
-// builtins that name the work-group moved (executor.cpp), a work-group at the edge of the NDRange
-// set up from scratch. The kernel here reads everything a stale start would show, before writing
-// it, in a 2D launch with a global offset where full and edge work-groups alternate; every word
-// is checked against a model computed here, with 64- and 32-bit builtins, on one and two threads.
+// builtins that name the work-group moved (run/worker_start.cpp), a work-group at the edge of
+// the NDRange set up from scratch. The kernel here reads everything a stale start would show,
+// before writing it, in a 2D launch with a global offset where full and edge work-groups alternate;
+// every word is checked against a model computed here, with 64- and 32-bit builtins, on one and two
+// threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 
 #include "interp/kernel_access.hpp"
 #include "interp/load/loader.hpp"
+#include "spirv_preamble.hpp"
 #include "val_test_support.hpp"
 #include "xmx/interpreter.hpp"
 #include "xmx/module.hpp"
@@ -45,13 +47,11 @@ std::string WordIndexConstants() {
 std::string StartKernel(bool physical64) {
   const std::string size = physical64 ? "%ulong" : "%uint";
   const std::string to_uint = physical64 ? "OpUConvert %uint" : "OpCopyObject %uint";
-  std::string text = std::string(R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpMemoryModel )") +
-                     (physical64 ? "Physical64" : "Physical32") + R"( OpenCL
-               OpEntryPoint Kernel %k "k" %gid %wid %lid %wsize %sgsize %linear %lindex %shared
+  std::string text = testing::KernelModuleHeader(
+                         {.capabilities = {"Int64"},
+                          .addressing = physical64 ? "Physical64" : "Physical32",
+                          .interface = "%gid %wid %lid %wsize %sgsize %linear %lindex %shared"}) +
+                     R"(
                OpDecorate %gid BuiltIn GlobalInvocationId
                OpDecorate %wid BuiltIn WorkgroupId
                OpDecorate %lid BuiltIn LocalInvocationId

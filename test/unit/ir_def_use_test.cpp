@@ -4,27 +4,17 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
-#include "binary/parser.hpp"
 #include "ir/def_use.hpp"
 #include "ir/module_info.hpp"
+#include "spirv_files.hpp"
 #include "xmx/module.hpp"
 
 namespace xmx::ir {
 namespace {
 
 Module LoadLayoutModule() {
-  std::ifstream in(std::filesystem::path(XMX_TEST_DIR) / "ir" / "layout.spv", std::ios::binary);
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
-  std::vector<uint32_t> words;
-  Diagnostic error;
-  EXPECT_TRUE(binary::BytesToWords(bytes, &words, &error)) << error.Format();
-  std::optional<Module> module = Module::FromWords(words, &error);
-  EXPECT_TRUE(module) << error.Format();
-  return module ? std::move(*module) : Module();
+  return spirv_files::ReadModule(std::filesystem::path(XMX_TEST_DIR) / "ir" / "layout.spv");
 }
 
 Function& FunctionNamed(Module& module, std::string_view name) {

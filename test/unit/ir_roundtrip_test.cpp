@@ -2,40 +2,18 @@
 // whole corpus and on the hand-written modules of test/ir/.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include "binary/parser.hpp"
+#include "spirv_files.hpp"
 #include "xmx/module.hpp"
 
 namespace xmx::ir {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<uint32_t> ReadWords(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
-  std::vector<uint32_t> words;
-  Diagnostic error;
-  EXPECT_TRUE(binary::BytesToWords(bytes, &words, &error)) << path << ": " << error.Format();
-  return words;
-}
-
-std::vector<fs::path> SpvFiles(const fs::path& dir) {
-  std::vector<fs::path> files;
-  if (!fs::is_directory(dir)) return files;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".spv") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 bool ContainsOpcode(const Module& module, spv::Op opcode) {
   bool found = false;
@@ -49,7 +27,7 @@ std::vector<size_t> CheckRoundTrip(const std::vector<fs::path>& files,
   std::vector<size_t> with_opcode(opcodes.size());
   for (const fs::path& path : files) {
     SCOPED_TRACE(path.string());
-    const std::vector<uint32_t> words = ReadWords(path);
+    const std::vector<uint32_t> words = spirv_files::ReadWords(path);
     Diagnostic error;
     const std::optional<Module> module = Module::FromWords(words, &error);
     if (!module) {
@@ -73,7 +51,8 @@ std::vector<size_t> CheckRoundTrip(const std::vector<fs::path>& files,
 }
 
 TEST(IrRoundTrip, Corpus) {
-  const std::vector<fs::path> files = SpvFiles(fs::path(XMX_TEST_DIR) / "corpus" / "spv");
+  const std::vector<fs::path> files =
+      spirv_files::SpvFilesIn(fs::path(XMX_TEST_DIR) / "corpus" / "spv");
   ASSERT_FALSE(files.empty()) << "no .spv modules in test/corpus/spv";
   const std::vector<size_t> counts = CheckRoundTrip(
       files, {spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL, spv::Op::OpSubgroup2DBlockLoadINTEL,
@@ -84,7 +63,7 @@ TEST(IrRoundTrip, Corpus) {
 }
 
 TEST(IrRoundTrip, HandWrittenModules) {
-  const std::vector<fs::path> files = SpvFiles(fs::path(XMX_TEST_DIR) / "ir");
+  const std::vector<fs::path> files = spirv_files::SpvFilesIn(fs::path(XMX_TEST_DIR) / "ir");
   ASSERT_GE(files.size(), 2u) << "test/ir/*.spv missing";
   const std::vector<size_t> counts = CheckRoundTrip(
       files,
@@ -94,7 +73,8 @@ TEST(IrRoundTrip, HandWrittenModules) {
 
 // Debug lines attach to the instruction that follows them, wherever that is.
 TEST(IrRoundTrip, DebugLinesAttachToTheNextInstruction) {
-  const std::vector<uint32_t> words = ReadWords(fs::path(XMX_TEST_DIR) / "ir" / "layout.spv");
+  const std::vector<uint32_t> words =
+      spirv_files::ReadWords(fs::path(XMX_TEST_DIR) / "ir" / "layout.spv");
   Diagnostic error;
   const std::optional<Module> module = Module::FromWords(words, &error);
   ASSERT_TRUE(module) << error.Format();
@@ -138,7 +118,8 @@ TEST(IrRoundTrip, DebugLinesAttachToTheNextInstruction) {
 
 // Instructions keep where they came from, for diagnostics.
 TEST(IrRoundTrip, InstructionsKnowTheirSourcePlace) {
-  const std::vector<uint32_t> words = ReadWords(fs::path(XMX_TEST_DIR) / "ir" / "layout.spv");
+  const std::vector<uint32_t> words =
+      spirv_files::ReadWords(fs::path(XMX_TEST_DIR) / "ir" / "layout.spv");
   const std::optional<Module> module = Module::FromWords(words, nullptr);
   ASSERT_TRUE(module);
   size_t expected_index = 0;

@@ -10,27 +10,18 @@
 #include <iterator>
 #include <spirv-tools/optimizer.hpp>
 
-#include "binary/parser.hpp"
 #include "bridge/bridge.hpp"
 #include "builtins/upgrade.hpp"
 #include "grammar/grammar.hpp"
 #include "opt/compact_ids.hpp"
 #include "opt/encoded_positions.hpp"
+#include "spirv_files.hpp"
 #include "text/assembler.hpp"
 
 namespace xmx::opt {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<uint32_t> ReadModule(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-  std::vector<uint32_t> words;
-  Diagnostic error;
-  EXPECT_TRUE(binary::BytesToWords(bytes, &words, &error)) << path;
-  return words;
-}
 
 std::vector<uint32_t> AssembleRepro(const std::string& name) {
   std::ifstream in(fs::path(XMX_TEST_DIR) / "opt" / "repro" / (name + ".spvasm"));
@@ -99,7 +90,7 @@ TEST(OptimizerPipeline, OconfigReadsFlagsAndSkipsComments) {
 TEST(OptimizerCompactIds, SameIdsAsTheInstalledPass) {
   size_t compared = 0;
   for (const auto& entry : fs::directory_iterator(fs::path(XMX_TEST_DIR) / "corpus" / "spv")) {
-    const std::vector<uint32_t> words = ReadModule(entry.path());
+    const std::vector<uint32_t> words = spirv_files::ReadWords(entry.path());
     Diagnostic error;
     std::optional<ir::Module> module = ir::Module::FromWords(words, &error);
     ASSERT_TRUE(module) << entry.path();
@@ -175,7 +166,7 @@ TEST(OptimizerSafety, RelaxedPrecisionOnAKernelIsRefused) {
 
 TEST(OptimizerSafety, FoldingPassesOnCooperativeMatricesAreRefused) {
   const std::vector<uint32_t> words =
-      ReadModule(fs::path(XMX_SOURCE_DIR) / "examples" / "gemm_coop_bf16.spv");
+      spirv_files::ReadWords(fs::path(XMX_SOURCE_DIR) / "examples" / "gemm_coop_bf16.spv");
   OptimizerOptions options;
   Result<OptimizeReport> refused = Optimize(words, Steps({"--ccp"}), options);
   EXPECT_FALSE(refused.ok());
@@ -266,7 +257,7 @@ TEST(OptimizerBridge, NothingTheBridgeAddedIsLeftInTheOutput) {
     return counts;
   };
   for (const auto& entry : fs::directory_iterator(fs::path(XMX_TEST_DIR) / "corpus" / "spv")) {
-    const std::vector<uint32_t> words = ReadModule(entry.path());
+    const std::vector<uint32_t> words = spirv_files::ReadWords(entry.path());
     Diagnostic error;
     std::optional<ir::Module> input = ir::Module::FromWords(words, &error);
     ASSERT_TRUE(input) << entry.path();
@@ -296,7 +287,7 @@ TEST(UpgradeBuiltinCallsPass, LlvmSpirv15ModulesGetTheInstructions) {
         !(name.starts_with("gemm_") || name.starts_with("xmx_") || name.starts_with("blk2d_"))) {
       continue;
     }
-    const std::vector<uint32_t> words = ReadModule(entry.path());
+    const std::vector<uint32_t> words = spirv_files::ReadWords(entry.path());
     // A few kernels are valid only at a subgroup size they do not declare (xmx_tf32's sg8 and
     // sg16 kernels); xmx-opt rejects those inputs as xmx-val does.
     if (!val::Validate(words, {}).valid) continue;

@@ -19,7 +19,7 @@ namespace xmx::interp {
 
 constexpr uint64_t kAllocationAlignment = 4096;
 
-// A worker thread keeps a start image of a full work-group's private memory (executor.cpp) when
+// A worker thread keeps a start image of a full work-group's private memory (worker_start.cpp) when
 // that memory is at most this size: copying the image costs less than zeroing the memory and
 // storing every work-item's builtins again. Past it the memory is zeroed and set anew each
 // work-group, which costs little beside the zeroing, and the image is not worth its memory.
