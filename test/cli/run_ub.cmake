@@ -232,6 +232,15 @@ xmx_ub_trigger(RULE subgroup.non-uniform VARIANT block2d KERNEL block2d_uniform
   EXPECT --global 1 --instruction OpSubgroup2DBlockLoadINTEL --message "Memory Width")
 xmx_ub_clean(RULE subgroup.non-uniform VARIANT block2d KERNEL block2d_uniform
   RUN ${XMX_UB_BLOCK2D_UNIFORM} --arg i32:0)
+# The coordinate built by inserts into an undefined vector, one component per lane: the loader
+# proves such a vector uniform only when every inserted component is (uniformity.hpp).
+set(XMX_UB_BLOCK2D_COORDINATE --global 32 --local 16 --arg buffer:random=1:4096
+    --arg buffer:zero:128 --arg i32:128 --arg i32:16 --arg i32:128 --arg i32:0)
+xmx_ub_trigger(RULE subgroup.non-uniform VARIANT block2d-coordinate KERNEL block2d_coordinate
+  RUN ${XMX_UB_BLOCK2D_COORDINATE} --arg i32:1
+  EXPECT --global 1 --instruction OpSubgroup2DBlockLoadINTEL --message "Coordinate")
+xmx_ub_clean(RULE subgroup.non-uniform VARIANT block2d-coordinate KERNEL block2d_coordinate
+  RUN ${XMX_UB_BLOCK2D_COORDINATE} --arg i32:0)
 
 # --- value.* (DECISIONS.md 16: undefined values are not undefined behaviour) -------------------
 # A read of an undefined value is a warning with the work-item in every --check mode; the run goes

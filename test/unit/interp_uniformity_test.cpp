@@ -36,6 +36,18 @@ const std::string kKernel =
                OpName %undef "undef"
                OpName %from_undef "from_undef"
                OpName %byval "byval"
+               OpName %xy0 "xy0"
+               OpName %xy "xy"
+               OpName %xx "xx"
+               OpName %xy_lane "xy_lane"
+               OpName %lane_x "lane_x"
+               OpName %lane_then_uniform "lane_then_uniform"
+               OpName %overwritten "overwritten"
+               OpName %pair "pair"
+               OpName %on_pair "on_pair"
+               OpName %lanes "lanes"
+               OpName %on_lanes "on_lanes"
+               OpName %v3_partial "v3_partial"
                OpName %lid "lid"
                OpName %wgid "wgid"
                OpDecorate %wgid BuiltIn WorkgroupId
@@ -44,6 +56,8 @@ const std::string kKernel =
 )" + testing::TypesNamed({"%void", "%uint", "%ulong", "%v3ulong", "%bool"}) +
     R"(
      %struct = OpTypeStruct %uint %uint
+     %v2uint = OpTypeVector %uint 2
+     %v3uint = OpTypeVector %uint 3
  %ptr_global = OpTypePointer CrossWorkgroup %uint
  %ptr_struct = OpTypePointer Function %struct
   %ptr_input = OpTypePointer Input %v3ulong
@@ -51,6 +65,8 @@ const std::string kKernel =
      %uint_1 = OpConstant %uint 1
      %uint_8 = OpConstant %uint 8
       %undef = OpUndef %uint
+     %vundef = OpUndef %v2uint
+    %v3undef = OpUndef %v3uint
        %wgid = OpVariable %ptr_input Input
         %lid = OpVariable %ptr_input Input
           %k = OpFunction %void None %fn_ty
@@ -70,6 +86,19 @@ const std::string kKernel =
     %mem_ptr = OpPtrAccessChain %ptr_global %buf %from_both
     %loaded = OpLoad %uint %mem_ptr
  %from_undef = OpIAdd %uint %undef %uint_1
+        %xy0 = OpCompositeInsert %v2uint %group32 %vundef 0
+         %xy = OpCompositeInsert %v2uint %from_n %xy0 1
+         %xx = OpCompositeInsert %v2uint %from_n %xy0 0
+    %xy_lane = OpCompositeInsert %v2uint %local32 %xy0 1
+     %lane_x = OpCompositeInsert %v2uint %local32 %vundef 0
+%lane_then_uniform = OpCompositeInsert %v2uint %group32 %lane_x 1
+%overwritten = OpCompositeInsert %v2uint %from_n %lane_then_uniform 0
+       %pair = OpCompositeConstruct %v2uint %n %n
+    %on_pair = OpCompositeInsert %v2uint %group32 %pair 0
+      %lanes = OpCompositeConstruct %v2uint %local32 %n
+   %on_lanes = OpCompositeInsert %v2uint %group32 %lanes 1
+      %v3_x = OpCompositeInsert %v3uint %n %v3undef 0
+ %v3_partial = OpCompositeInsert %v3uint %n %v3_x 2
                OpBranch %loop
        %loop = OpLabel
           %i = OpPhi %uint %uint_1 %entry %next %loop
@@ -105,6 +134,21 @@ TEST_F(UniformityTest, NeverProvesLaneValuesMemoryUndefOrByValPointers) {
   UniformValues uniform(*module_, *info_, Kernel());
   for (const char* name :
        {"local", "local32", "from_lane", "loaded", "undef", "from_undef", "byval", "lid", "wgid"}) {
+    EXPECT_FALSE(uniform.Contains(Id(name))) << name;
+  }
+}
+
+// Both producers build an int2 such as a 2D block coordinate by inserting its components into an
+// OpUndef vector: the vector is uniform when the inserts write every component with a uniform
+// value, whatever the chain started from; a component left undefined, or written last with a
+// lane's value, keeps it from being proven.
+TEST_F(UniformityTest, ProvesInsertChainsThatWriteEveryComponentUniformly) {
+  UniformValues uniform(*module_, *info_, Kernel());
+  for (const char* name : {"xy", "overwritten", "pair", "on_pair"}) {
+    EXPECT_TRUE(uniform.Contains(Id(name))) << name;
+  }
+  for (const char* name :
+       {"xy0", "xx", "xy_lane", "lane_x", "lane_then_uniform", "lanes", "on_lanes", "v3_partial"}) {
     EXPECT_FALSE(uniform.Contains(Id(name))) << name;
   }
 }

@@ -47,10 +47,19 @@ uint8_t* PrivateLanes(Subgroup& sg, const Block2dData& d, bool write, size_t* st
 const char* const kOperandNames[] = {"Base Pointer", "Memory Width", "Memory Height",
                                      "Memory Pitch", "Coordinate"};
 
+// Every lane of the subgroup is a work-item and active: RequireWholeSubgroup's passing test,
+// inline, since it passes on nearly every execution and the call cost more than the test.
+inline bool WholeSubgroup(const Subgroup& sg) {
+  return sg.mask == sg.live_mask &&
+         sg.live_mask == (sg.lanes >= 64 ? ~uint64_t{0} : (uint64_t{1} << sg.lanes) - 1);
+}
+
 const Instr* ExecBlock2d(Subgroup& sg, const Instr* in) {
   const Block2dData& d = *static_cast<const Block2dData*>(in->data);
   const Block2dOp op = d.layout.shape().op;
-  if (RequireWholeSubgroup(sg, in, "2D block instruction")) return StopSubgroup(sg);
+  if (!WholeSubgroup(sg) && RequireWholeSubgroup(sg, in, "2D block instruction")) {
+    return StopSubgroup(sg);
+  }
   const uint32_t slots[] = {d.base, d.width, d.height, d.pitch, d.coord};
   const uint32_t bytes[] = {8, d.width_bytes, d.height_bytes, d.pitch_bytes,
                             2 * d.coord_component_bytes};

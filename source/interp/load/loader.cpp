@@ -171,6 +171,7 @@ std::vector<PhiCopy> Loader::EdgeCopies(uint32_t from, uint32_t to, bool* throug
 bool Loader::LoadFunction(const ir::Function& function) {
   current_function_ = &function;
   function_entry_[function.id()] = static_cast<uint32_t>(program_.code.size());
+  matrix_folds_ = FindMatrixOperandFolds(function);
   // A loop-carried value shares its phi's slot where that is safe (phi_coalescing.hpp).
   std::unordered_set<uint32_t> coalesced;
   for (const auto& [phi, value] : CoalescablePhis(function)) {
@@ -319,7 +320,9 @@ bool Loader::EmitInstruction(const ir::Instruction& inst, bool dispatch) {
                    (g != nullptr ? g->name : "opcode " + std::to_string(op)));
     return false;
   }
-  if (out.fn != nullptr && dispatch) program_.code.push_back(out);
+  if (out.fn != nullptr && dispatch && !FoldIntoMatrixMad(*this, inst, out)) {
+    program_.code.push_back(out);
+  }
   return true;
 }
 

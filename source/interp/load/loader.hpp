@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "device/coop_layout.hpp"
+#include "interp/load/matrix_operand_folding.hpp"
 #include "interp/load/uniformity.hpp"
 #include "interp/model/program.hpp"
 #include "ir/module_info.hpp"
@@ -153,6 +154,9 @@ class Loader {
   // Whether `id` is proven the same in every active invocation (uniformity.hpp): an operand
   // that must be dynamically uniform then needs no run-time check.
   bool KnownUniform(uint32_t id) const { return uniform_.Contains(id); }
+  // The private loads and stores of the function being loaded that its matrix instructions may
+  // perform themselves (matrix_operand_folding.hpp), and those folded so far.
+  MatrixOperandFolds& matrix_folds() { return matrix_folds_; }
 
   // Decorations.
   std::optional<spv::FPRoundingMode> RoundingMode(uint32_t id) const;
@@ -187,6 +191,7 @@ class Loader {
   LoadOptions options_;
   std::optional<Diagnostic> error_;
   UniformValues uniform_;
+  MatrixOperandFolds matrix_folds_;
   std::unordered_map<uint32_t, TypeInfo> type_info_;
   std::unordered_map<uint32_t, std::vector<uint64_t>> member_offsets_;
   std::unordered_map<uint32_t, uint32_t> slots_;
@@ -221,6 +226,9 @@ bool BindGroup(Loader&, const ir::Instruction&, Instr&);
 bool BindIntelSubgroups(Loader&, const ir::Instruction&, Instr&);
 bool BindImageBlock(Loader&, const ir::Instruction&, Instr&);  // exec_image_block.cpp
 bool BindMatrixMad(Loader&, const ir::Instruction&, Instr&);
+// Takes over a bound load or store that matrix_folds() names when its access qualifies (returns
+// true: it is not dispatched, its matrix instruction performs it); exec_matrix_mad.cpp.
+bool FoldIntoMatrixMad(Loader& loader, const ir::Instruction& inst, const Instr& bound);
 bool BindBlock2d(Loader&, const ir::Instruction&, Instr&);
 bool BindExtInst(Loader&, const ir::Instruction&, Instr&);
 bool BindCoop(Loader&, const ir::Instruction&, Instr&);  // exec_coop*.cpp

@@ -166,6 +166,8 @@ UniformValues::UniformValues(const ir::Module& module, const ir::ModuleInfo& inf
     const spv::Op op = inst.opcode();
     if (op == spv::Op::OpTypePointer) {
       pointer_storage[inst.result_id()] = static_cast<spv::StorageClass>(inst.word(0));
+    } else if (op == spv::Op::OpTypeVector && inst.num_operands() == 2) {
+      vector_components_[inst.result_id()] = inst.word(1);
     } else if (IsConstant(op)) {
       ids_.insert(inst.result_id());
     } else if (op == spv::Op::OpVariable) {
@@ -231,8 +233,40 @@ UniformValues::UniformValues(const ir::Module& module, const ir::ModuleInfo& inf
   }
 }
 
+bool UniformValues::InsertsCoverVector(
+    const ir::Instruction& insert,
+    const std::unordered_map<uint32_t, const ir::Instruction*>& inserts,
+    const std::unordered_set<uint32_t>& set) const {
+  auto type = vector_components_.find(insert.result_type_id());
+  if (type == vector_components_.end() || type->second == 0 || type->second > 64) return false;
+  const uint64_t all = ~uint64_t{0} >> (64 - type->second);
+  uint64_t written = 0;
+  const ir::Instruction* at = &insert;
+  // Each step writes a component or ends the walk, so a walk longer than this repeats
+  // components of an already-covered vector or of one that never will be.
+  for (uint32_t steps = 0; steps < 4 * type->second; ++steps) {
+    if (at->opcode() != spv::Op::OpCompositeInsert || at->num_operands() != 3 ||
+        at->result_type_id() != insert.result_type_id() || set.count(at->word(0)) == 0 ||
+        at->word(2) >= type->second) {
+      return false;
+    }
+    written |= uint64_t{1} << at->word(2);
+    if (written == all || set.count(at->word(1)) != 0) return true;
+    auto next = inserts.find(at->word(1));
+    if (next == inserts.end()) return false;
+    at = next->second;
+  }
+  return false;
+}
+
 void UniformValues::AnalyseFunction(const ir::Function& function,
                                     const std::unordered_set<uint32_t>& shared_builtins) {
+  std::unordered_map<uint32_t, const ir::Instruction*> inserts;  // OpCompositeInsert results
+  for (const ir::BasicBlock& block : function.blocks) {
+    for (const ir::Instruction& inst : block.instructions) {
+      if (inst.opcode() == spv::Op::OpCompositeInsert) inserts[inst.result_id()] = &inst;
+    }
+  }
   // Blocks need not come in dominance order, so propagate until nothing changes; each round
   // only adds, and an instruction needs all its operands, so this ends.
   auto proven = [&](const ir::Instruction& inst, const std::unordered_set<uint32_t>& set) {
@@ -240,7 +274,10 @@ void UniformValues::AnalyseFunction(const ir::Function& function,
     if (!IsPure(inst.opcode())) return false;
     for (size_t i = 0; i < inst.num_operands(); ++i) {
       const ir::OperandView operand = inst.operand(i);
-      if (grammar::IsIdKind(operand.kind) && set.count(operand.word()) == 0) return false;
+      if (grammar::IsIdKind(operand.kind) && set.count(operand.word()) == 0) {
+        return inst.opcode() == spv::Op::OpCompositeInsert &&
+               InsertsCoverVector(inst, inserts, set);
+      }
     }
     return true;
   };

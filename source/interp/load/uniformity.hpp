@@ -14,6 +14,10 @@
 //    SubgroupSize, SubgroupMaxSize, NumSubgroups, NumEnqueuedSubgroups, SubgroupId);
 //  - the result of a side-effect-free instruction (arithmetic, bit, conversion, composite,
 //    comparison, select, access chain) whose id operands are all proven uniform;
+//  - a vector built by a chain of single-index OpCompositeInserts of uniform components, when
+//    the chain writes every component or starts from a uniform vector: what the chain starts
+//    from (an OpUndef, say, as both producers build `(int2)(x, y)`) is then overwritten or
+//    uniform itself;
 //  - a parameter of a function the kernel reaches, when the function is on no call cycle and
 //    every call of it (all in functions already analysed) passes a value proven uniform (-O0
 //    builds put the whole kernel in such a function, called once from a wrapper);
@@ -27,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "ir/module_info.hpp"
@@ -45,7 +50,15 @@ class UniformValues {
   // Adds what `function` proves uniform; its parameters that are uniform are in the set already.
   void AnalyseFunction(const ir::Function& function, const std::unordered_set<uint32_t>& shared);
 
+  // Whether `insert` (an OpCompositeInsert into a vector) and the inserts it is built on write
+  // every component from `set`, or reach a vector in `set`; `inserts` maps the function's
+  // OpCompositeInsert results to their instructions.
+  bool InsertsCoverVector(const ir::Instruction& insert,
+                          const std::unordered_map<uint32_t, const ir::Instruction*>& inserts,
+                          const std::unordered_set<uint32_t>& set) const;
+
   std::unordered_set<uint32_t> ids_;
+  std::unordered_map<uint32_t, uint32_t> vector_components_;  // OpTypeVector id -> count
 };
 
 }  // namespace xmx::interp

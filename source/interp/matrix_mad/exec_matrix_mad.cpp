@@ -1,6 +1,9 @@
 // OpSubgroupMatrixMultiplyAccumulateINTEL: the arithmetic is matrix_mad.hpp's, prepared once at
-// load time; the executor checks that the whole subgroup runs it (DECISIONS.md 7).
+// load time; the executor checks that the whole subgroup runs it (DECISIONS.md 7). The private
+// loads of its operands and the store of its result that the loader folds into it
+// (matrix_operand_folding.hpp) run here, around the arithmetic.
 #include "interp/load/loader.hpp"
+#include "interp/load/matrix_operand_folding.hpp"
 #include "interp/matrix_mad/matrix_mad.hpp"
 #include "interp/run/exec_support.hpp"
 #include "ir/matrix_mad_operands.hpp"
@@ -8,17 +11,163 @@
 namespace xmx::interp {
 namespace {
 
+struct MatrixMadData {
+  MatrixMadKernel kernel;
+  FoldedPrivateAccess loads[3];  // of A, B, C (size 0: the operand's own instruction loads it)
+  FoldedPrivateAccess store;     // of the Result
+  uint32_t folded = 0;           // instructions folded in, counted as executed here
+};
+
+// Every lane of the subgroup is a work-item and active: RequireWholeSubgroup's passing test,
+// inline, since it passes on nearly every execution and the call cost more than the test.
+inline bool WholeSubgroup(const Subgroup& sg) {
+  return sg.mask == sg.live_mask &&
+         sg.live_mask == (sg.lanes >= 64 ? ~uint64_t{0} : (uint64_t{1} << sg.lanes) - 1);
+}
+
+// Where the work-items of a subgroup keep their private variables: work-item first_item + l's
+// copy of variable v, byte o, is at items + l * stride + offsets[v] + o (private_layout.hpp).
+struct SubgroupPrivate {
+  uint8_t* items;
+  size_t stride;
+  const uint64_t* offsets;
+  bool all_lanes;  // every lane active (and so a work-item): no mask to follow
+};
+
+// What the private load or store handler does for a known private address (exec_memory.cpp):
+// each active lane's bytes between its work-item's copy of the variable and the register slot.
+template <bool kStore, uint32_t kSize>
+inline __attribute__((always_inline)) void MovePrivate(Subgroup& sg, const SubgroupPrivate& p,
+                                                       const FoldedPrivateAccess& f) {
+  const uint32_t size = kSize != 0 ? kSize : f.size;
+  const size_t stride = p.stride;
+  uint8_t* first = p.items + p.offsets[f.variable] + f.offset;
+  uint8_t* value = sg.regs + f.slot;
+  auto move = [&](uint32_t lane) {
+    if constexpr (kStore) {
+      CopyBytes(first + lane * stride, value + lane * size, size);
+    } else {
+      CopyBytes(value + lane * size, first + lane * stride, size);
+    }
+  };
+  // Only work-items' lanes: a last subgroup's other lanes have no private block.
+  if (p.all_lanes) {
+    ForAllLanes(sg.lanes, move);
+  } else {
+    ForEachLane(sg.mask, move);
+  }
+}
+
+template <bool kStore>
+inline __attribute__((always_inline)) void MoveFolded(Subgroup& sg, const SubgroupPrivate& p,
+                                                      const FoldedPrivateAccess& f) {
+  switch (f.size) {  // a matrix instruction's operands: 8 x 16 or 32 bits, most often
+    case 0:
+      return;
+    case 16:
+      return MovePrivate<kStore, 16>(sg, p, f);
+    case 32:
+      return MovePrivate<kStore, 32>(sg, p, f);
+    default:
+      return MovePrivate<kStore, 0>(sg, p, f);
+  }
+}
+
 const Instr* ExecMatrixMad(Subgroup& sg, const Instr* in) {
-  if (RequireWholeSubgroup(sg, in, "OpSubgroupMatrixMultiplyAccumulateINTEL")) {
+  if (!WholeSubgroup(sg) &&
+      RequireWholeSubgroup(sg, in, "OpSubgroupMatrixMultiplyAccumulateINTEL")) {
     return StopSubgroup(sg);
   }
-  const MatrixMadKernel& kernel = *static_cast<const MatrixMadKernel*>(in->data);
-  kernel.Run(sg.regs + in->op[0], sg.regs + in->op[1], sg.regs + in->op[2], sg.regs + in->result);
+  const MatrixMadData& d = *static_cast<const MatrixMadData*>(in->data);
+  d.kernel.Run(sg.regs + in->op[0], sg.regs + in->op[1], sg.regs + in->op[2], sg.regs + in->result);
   ++sg.matrix_instructions;
   return in + 1;
 }
 
+// The same with the folded loads before and the folded store after the arithmetic.
+inline __attribute__((always_inline)) const Instr* MatrixMadFolded(Subgroup& sg, const Instr* in) {
+  if (!WholeSubgroup(sg) &&
+      RequireWholeSubgroup(sg, in, "OpSubgroupMatrixMultiplyAccumulateINTEL")) {
+    return StopSubgroup(sg);
+  }
+  const MatrixMadData& d = *static_cast<const MatrixMadData*>(in->data);
+  const WorkGroup& g = *sg.group;
+  const PrivateLayout& layout = g.program->private_layout;
+  const uint32_t lanes = sg.lanes;
+  const SubgroupPrivate p{g.private_base + sg.first_item * layout.bytes_per_item,
+                          layout.bytes_per_item, layout.offsets.data(),
+                          lanes <= 64 && sg.mask == (~uint64_t{0} >> (64 - lanes))};
+  MoveFolded<false>(sg, p, d.loads[0]);
+  MoveFolded<false>(sg, p, d.loads[1]);
+  MoveFolded<false>(sg, p, d.loads[2]);
+  d.kernel.Run(sg.regs + in->op[0], sg.regs + in->op[1], sg.regs + in->op[2], sg.regs + in->result);
+  ++sg.matrix_instructions;
+  MoveFolded<true>(sg, p, d.store);
+  sg.instructions += d.folded;
+  sg.lane_instructions += uint64_t{d.folded} * sg.active;
+  return in + 1;
+}
+
+const Instr* ExecMatrixMadFolded(Subgroup& sg, const Instr* in) { return MatrixMadFolded(sg, in); }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// On CPUs with AVX2 a lane's 32 bytes move in one register, as the private load and store
+// handlers move them (exec_memory.cpp).
+__attribute__((target("avx2"))) const Instr* ExecMatrixMadFoldedAvx2(Subgroup& sg,
+                                                                     const Instr* in) {
+  return MatrixMadFolded(sg, in);
+}
+
+Handler FoldedHandler() {
+  static const bool avx2 = __builtin_cpu_supports("avx2") != 0;
+  return avx2 ? ExecMatrixMadFoldedAvx2 : ExecMatrixMadFolded;
+}
+#else
+Handler FoldedHandler() { return ExecMatrixMadFolded; }
+#endif
+
+// The access of `inst` (an OpLoad or OpStore of `bytes` per lane, `alignment` its Aligned
+// operand) when its pointer is a known private address the access lies inside at an offset
+// the alignment divides: what the load and store binders require before they skip every
+// run-time check (exec_memory.cpp, UsePrivateAccess).
+std::optional<FoldedPrivateAccess> KnownPrivateAccess(Loader& loader, uint32_t pointer,
+                                                      uint32_t value_slot, uint32_t bytes,
+                                                      uint32_t alignment) {
+  const std::optional<PrivateAddress> address = loader.PrivateAddressOf(pointer);
+  if (!address || bytes == 0) return std::nullopt;
+  const VariableInfo& v = loader.program().private_variables[address->variable];
+  if (v.storage != spv::StorageClass::Function || address->offset > v.bytes ||
+      bytes > v.bytes - address->offset || (alignment > 1 && address->offset % alignment != 0)) {
+    return std::nullopt;
+  }
+  return FoldedPrivateAccess{value_slot, address->variable, static_cast<uint32_t>(address->offset),
+                             bytes};
+}
+
 }  // namespace
+
+bool FoldIntoMatrixMad(Loader& loader, const ir::Instruction& inst, const Instr& bound) {
+  MatrixOperandFolds& folds = loader.matrix_folds();
+  if (inst.opcode() == spv::Op::OpLoad && folds.loads.count(&inst) != 0) {
+    const TypeInfo& t = loader.Type(inst.result_type_id());
+    if (t.kind == ir::TypeKind::kPointer || bound.size != t.lane_bytes) return false;
+    const std::optional<FoldedPrivateAccess> access =
+        KnownPrivateAccess(loader, inst.word(0), bound.result, bound.size, bound.aux);
+    if (!access) return false;
+    folds.folded_loads[inst.result_id()] = *access;
+    return true;
+  }
+  auto target = folds.store_targets.find(&inst);
+  if (inst.opcode() != spv::Op::OpStore || target == folds.store_targets.end()) return false;
+  const TypeInfo& t = loader.TypeOfValue(inst.word(1));
+  if (t.kind == ir::TypeKind::kPointer) return false;
+  const std::optional<FoldedPrivateAccess> access =
+      KnownPrivateAccess(loader, inst.word(0), loader.Slot(inst.word(1)), t.lane_bytes, bound.aux);
+  if (!access) return false;
+  *target->second.access = *access;
+  ++*target->second.folded_count;
+  return true;
+}
 
 bool BindMatrixMad(Loader& loader, const ir::Instruction& inst, Instr& out) {
   if (inst.opcode() != spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL) return false;
@@ -47,7 +196,24 @@ bool BindMatrixMad(Loader& loader, const ir::Instruction& inst, Instr& out) {
   out.op[0] = loader.Slot(operands->a);
   out.op[1] = loader.Slot(operands->b);
   out.op[2] = loader.Slot(operands->c);
-  out.data = loader.program().Own(*kernel);
+  MatrixOperandFolds& folds = loader.matrix_folds();
+  MatrixMadData data{*kernel, {}, {}, 0};
+  const uint32_t ids[] = {operands->a, operands->b, operands->c};
+  for (int i = 0; i < 3; ++i) {
+    auto folded = folds.folded_loads.find(ids[i]);
+    if (folded == folds.folded_loads.end()) continue;
+    data.loads[i] = folded->second;
+    ++data.folded;
+    folds.folded_loads.erase(folded);
+  }
+  // The store, if the loader folds it when it reaches it, completes this instruction's data.
+  auto* owned = const_cast<MatrixMadData*>(loader.program().Own(std::move(data)));
+  if (auto store = folds.stores.find(&inst); store != folds.stores.end()) {
+    folds.store_targets[store->second] = {&owned->store, &owned->folded};
+    out.fn = FoldedHandler();
+  }
+  if (owned->folded != 0) out.fn = FoldedHandler();
+  out.data = owned;
   loader.program().uses_matrix = true;
   return true;
 }
