@@ -103,7 +103,7 @@ inline __attribute__((always_inline)) const Instr* MatrixMadFolded(Subgroup& sg,
   d.kernel.Run(sg.regs + in->op[0], sg.regs + in->op[1], sg.regs + in->op[2], sg.regs + in->result);
   ++sg.matrix_instructions;
   MoveFolded<true>(sg, p, d.store);
-  sg.instructions += d.folded;
+  sg.folded_instructions += d.folded;
   sg.lane_instructions += uint64_t{d.folded} * sg.active;
   return in + 1;
 }

@@ -62,6 +62,10 @@ struct Subgroup {
   uint64_t instructions = 0;
   uint64_t lane_instructions = 0;
   uint64_t matrix_instructions = 0;
+  // Instructions a handler executed beside its own (the loads and store a matrix instruction
+  // performs: matrix_operand_folding.hpp), not yet in the launch's count: the scheduler adds
+  // them to it, so that --max-instructions counts what --stats counts.
+  uint64_t folded_instructions = 0;
 
   template <class T>
   T* reg(uint32_t offset) {

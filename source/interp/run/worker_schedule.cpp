@@ -3,6 +3,7 @@
 // diverge or can never be passed, and passes its instruction counts on to the launch's limits.
 #include <chrono>
 #include <string>
+#include <utility>
 
 #include "common/rule_ids.hpp"
 #include "interp/model/run_report.hpp"
@@ -23,6 +24,7 @@ void Worker::RunSubgroup(Subgroup& sg) {
       lanes += sg.active;
       ip = ip->fn(sg, ip);
     }
+    instructions += std::exchange(sg.folded_instructions, 0);
     total += instructions;
     if (!CountInstructions(instructions)) {
       sg.state = SubgroupState::kDone;
