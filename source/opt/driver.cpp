@@ -80,6 +80,7 @@ struct Parser {
   // -O and -Os become the passes they stand for, so that one the module cannot take can be
   // skipped alone (the same flags registered one by one give the same module: test/opt).
   void AddRecipe(const std::string& flag, const std::string& macro) {
+    steps.reserve(steps.size() + RecipeFlags(flag).size());
     for (const std::string& name : RecipeFlags(flag)) {
       steps.push_back({PassStep::Kind::kInstalled, name, "", macro.empty() ? flag : macro});
     }
