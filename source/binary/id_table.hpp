@@ -17,6 +17,15 @@ class IdTable {
   void Reserve(uint32_t bound, size_t max_dense) {
     dense_limit_ = std::min<size_t>(bound, max_dense);
   }
+  // Makes room for the ids below min(count, the dense limit) at once, for a table that will
+  // be set for most ids of the module: growing it step by step allocates several times.
+  void Presize(size_t count) {
+    const size_t size = std::min(count, dense_limit_);
+    if (size > dense_.size()) {
+      dense_.resize(size);
+      present_.resize(size, 0);
+    }
+  }
 
   void Set(uint32_t id, const T& value) {
     if (id < dense_limit_) {

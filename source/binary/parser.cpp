@@ -124,7 +124,13 @@ bool Parser::Walk() {
   defined_.Reserve(header_.bound, max_dense);
   number_types_.Reserve(header_.bound, max_dense);
   type_of_.Reserve(header_.bound, max_dense);
+  // Nearly every instruction defines an id, most with a type: their tables are made once. (A
+  // module has fewer ids than words unless its bound is inflated, which must not size them.)
+  defined_.Presize(words_.size());
+  type_of_.Presize(words_.size());
   if (!handler_.OnHeader(header_)) return true;
+  operands_.reserve(16);
+  expected_.reserve(16);
 
   inst_offset_ = kHeaderWords;
   while (inst_offset_ < words_.size()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "binary/parser.hpp"
 #include "grammar/grammar.hpp"
@@ -121,6 +122,27 @@ Section Classify(spv::Op opcode, std::string_view name) {
   return Section::kFunctionBody;
 }
 
+// Classify for every opcode of the grammar, worked out once: reading a module asks it for every
+// instruction, and the name tests cost more than the rest of placing an instruction.
+Section SectionOf(uint32_t opcode, std::string_view name) {
+  static const std::vector<Section> table = [] {
+    uint32_t largest = 0;
+    for (const grammar::Instruction& inst : grammar::AllInstructions()) {
+      largest = std::max(largest, inst.opcode);
+    }
+    std::vector<Section> sections(size_t{largest} + 1, Section::kFunctionBody);
+    for (uint32_t opcode = 0; opcode <= largest; ++opcode) {
+      // (FindInstruction's entry, as the parser reports it, where several names share an
+      // opcode.)
+      if (const grammar::Instruction* desc = grammar::FindInstruction(opcode)) {
+        sections[opcode] = Classify(static_cast<spv::Op>(opcode), desc->name);
+      }
+    }
+    return sections;
+  }();
+  return opcode < table.size() ? table[opcode] : Classify(static_cast<spv::Op>(opcode), name);
+}
+
 class ModuleReader : public binary::InstructionHandler {
  public:
   ModuleReader(Module* module, Diagnostic* error) : module_(*module), error_(error) {}
@@ -185,7 +207,7 @@ bool ModuleReader::OnInstruction(const binary::ParsedInstruction& parsed) {
     return Fail(parsed, "cannot be represented: its operands cover " + std::to_string(covered) +
                             " of its " + std::to_string(parsed.words.size()) + " words");
   }
-  const Section section = Classify(opcode, parsed.desc->name);
+  const Section section = SectionOf(parsed.opcode, parsed.desc->name);
   Instruction* inst = nullptr;
   if (section == Section::kDebugLine) {
     inst = &pending_lines_.emplace_back(opcode, parsed.result_type_id, parsed.result_id);

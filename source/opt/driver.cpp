@@ -39,6 +39,12 @@ std::pair<std::string, std::optional<std::string>> SplitFlag(std::string_view fl
   return {std::string(flag.substr(0, equals)), std::string(flag.substr(equals + 1))};
 }
 
+// SplitFlag's name, without a copy (asked for every step of every run).
+std::string_view FlagName(std::string_view flag) {
+  if (flag.rfind("--", 0) == 0) flag.remove_prefix(2);
+  return flag.substr(0, flag.find('='));
+}
+
 // The passes of -O or -Os as flags, asked of SPIRV-Tools once.
 const std::vector<std::string>& RecipeFlags(const std::string& recipe) {
   auto as_flags = [](const std::vector<std::string>& names) {
@@ -74,6 +80,7 @@ struct Parser {
   // -O and -Os become the passes they stand for, so that one the module cannot take can be
   // skipped alone (the same flags registered one by one give the same module: test/opt).
   void AddRecipe(const std::string& flag, const std::string& macro) {
+    steps.reserve(steps.size() + RecipeFlags(flag).size());
     for (const std::string& name : RecipeFlags(flag)) {
       steps.push_back({PassStep::Kind::kInstalled, name, "", macro.empty() ? flag : macro});
     }
@@ -249,7 +256,7 @@ class Driver {
     for (const PassStep& step : steps) {
       std::optional<std::string> why;
       for (const std::string& name : InstalledPassNames(step.flag)) {
-        if ((why = WhyUnsafe(SplitFlag(name).first, facts))) break;
+        if ((why = WhyUnsafe(FlagName(name), facts))) break;
       }
       if (!why) {
         flags.push_back(step.flag);
@@ -280,8 +287,8 @@ class Driver {
     for (size_t i = 1; i < flags.size(); ++i) what += " " + flags[i];
     if (flags.size() > 4) what = flags.front() + " ... " + flags.back();
     PrintBefore(what);
-    const PassStatus status =
-        RunInstalledPasses(module_, encoded_, flags, what, run_options_, diagnostics_);
+    const PassStatus status = RunInstalledPasses(module_, facts.lifted, encoded_, flags, what,
+                                                 run_options_, diagnostics_);
     if (status == PassStatus::kFailed) return false;
     if (status == PassStatus::kChanged) {
       changed_ = true;

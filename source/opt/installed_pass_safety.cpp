@@ -9,7 +9,6 @@
 
 #include "bridge/bridge.hpp"
 #include "grammar/grammar.hpp"
-#include "ir/module_info.hpp"
 
 namespace xmx::opt {
 namespace {
@@ -52,17 +51,24 @@ std::optional<uint32_t> AccessedPointer(const ir::Instruction& inst) {
 class FactFinder {
  public:
   explicit FactFinder(const ir::Module& module) : module_(module) {
+    // Ids index vectors up to what a module of this size can define (a hostile bound must not
+    // size them); the rare id beyond goes to a map.
+    const size_t dense = std::min<size_t>(module.header().bound, module.DenseIdLimit());
+    dense_defs_.resize(dense, nullptr);
+    dense_annotated_.resize(dense, false);
     for (const ir::InstructionList* list : {&module.debug(), &module.annotations()}) {
       for (const ir::Instruction& inst : *list) {
         if (inst.num_operands() > 0 && grammar::GetOperandKind(inst.operand(0).kind).category ==
                                            grammar::OperandCategory::kId) {
-          annotated_.insert(inst.word(0));
+          const uint32_t id = inst.word(0);
+          if (id < dense) {
+            dense_annotated_[id] = true;
+          } else {
+            sparse_annotated_.insert(id);
+          }
         }
       }
     }
-    // Ids index a vector up to what a module of this size can define (a hostile bound must not
-    // size it); the rare id beyond goes to a map.
-    dense_defs_.resize(std::min<size_t>(module.header().bound, module.DenseIdLimit()), nullptr);
     for (const ir::Instruction& inst : module.globals()) SetDef(inst);
     for (const ir::Function& function : module.functions()) {
       for (const ir::Instruction& param : function.parameters) SetDef(param);
@@ -89,7 +95,7 @@ class FactFinder {
       }
       if (!facts.annotated_instruction_in_loop &&
           AnyLoopHas(function, [this](const ir::Instruction& inst) {
-            return inst.has_result_id() && annotated_.count(inst.result_id()) != 0;
+            return inst.has_result_id() && IsAnnotated(inst.result_id());
           })) {
         facts.annotated_instruction_in_loop = FunctionName(function);
       }
@@ -108,16 +114,27 @@ class FactFinder {
     }
   }
 
+  bool IsAnnotated(uint32_t id) const {
+    return id < dense_annotated_.size() ? dense_annotated_[id] : sparse_annotated_.count(id) != 0;
+  }
+
   const ir::Instruction* Def(uint32_t id) const {
     if (id < dense_defs_.size()) return dense_defs_[id];
     auto it = sparse_defs_.find(id);
     return it == sparse_defs_.end() ? nullptr : it->second;
   }
 
-  // Names only appear in messages: the module's names are collected when the first is needed.
-  std::string FunctionName(const ir::Function& function) {
-    if (!info_) info_.emplace(module_);
-    const std::string name = info_->GetName(function.id());
+  // Names only appear in messages (at most one per fact), so the debug section is searched for
+  // the one asked instead of indexing every name. The last OpName of an id is its name, as in
+  // ModuleInfo.
+  std::string FunctionName(const ir::Function& function) const {
+    std::string name;
+    for (const ir::Instruction& inst : module_.debug()) {
+      if (inst.opcode() == Op::OpName && inst.num_operands() >= 2 &&
+          inst.word(0) == function.id()) {
+        name = inst.StringOperand(1);
+      }
+    }
     return name.empty() ? "%" + std::to_string(function.id()) : "'" + name + "'";
   }
 
@@ -192,10 +209,11 @@ class FactFinder {
   }
 
   const ir::Module& module_;
-  std::optional<ir::ModuleInfo> info_;
   std::vector<const ir::Instruction*> dense_defs_;
   std::unordered_map<uint32_t, const ir::Instruction*> sparse_defs_;
-  std::unordered_set<uint32_t> annotated_;  // ids an OpName or a decoration names
+  // Ids an OpName or a decoration names.
+  std::vector<bool> dense_annotated_;
+  std::unordered_set<uint32_t> sparse_annotated_;
 };
 
 bool IsOneOf(std::string_view name, std::initializer_list<std::string_view> names) {

@@ -1,6 +1,7 @@
 #include "opt/spirv_tools_passes.hpp"
 
 #include <algorithm>
+#include <array>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
@@ -123,13 +124,22 @@ std::vector<uint32_t> EncodeWithPlaceholderBodies(ir::Module& module, Placeholde
 // so that the output is spirv-opt's, id for id.
 void ShiftIdsDown(ir::Module& module, uint32_t first, uint32_t by) {
   if (by == 0) return;
+  // Asked for every operand of the module: a table instead of the grammar's kind entries.
+  static const std::array<bool, grammar::kNumOperandKinds> is_id = [] {
+    std::array<bool, grammar::kNumOperandKinds> table{};
+    for (uint16_t kind = 0; kind < grammar::kNumOperandKinds; ++kind) {
+      table[kind] = grammar::IsIdKind(static_cast<grammar::OperandKindId>(kind));
+    }
+    return table;
+  }();
   auto shift = [first, by](uint32_t id) { return id >= first ? id - by : id; };
   module.ForEachInstruction([&shift](ir::Instruction& inst) {
     if (inst.has_result_type()) inst.set_result_type_id(shift(inst.result_type_id()));
     if (inst.has_result_id()) inst.set_result_id(shift(inst.result_id()));
     for (size_t i = 0; i < inst.num_operands(); ++i) {
       const ir::OperandView op = inst.operand(i);
-      if (grammar::GetOperandKind(op.kind).category == grammar::OperandCategory::kId) {
+      const auto kind = static_cast<uint16_t>(op.kind);
+      if (kind < is_id.size() ? is_id[kind] : grammar::IsIdKind(op.kind)) {
         inst.SetWord(i, shift(op.word()));
       }
     }
@@ -294,13 +304,13 @@ bool RegisterAsRecipe(std::optional<spvtools::Optimizer>& optimizer,
 
 }  // namespace
 
-PassStatus RunInstalledPasses(ir::Module& module, EncodedModule& encoded,
+PassStatus RunInstalledPasses(ir::Module& module, bool extended, EncodedModule& encoded,
                               std::span<const std::string> flags, const std::string& what,
                               const InstalledRunOptions& options,
                               std::vector<Diagnostic>& diagnostics) {
   Diagnostic lift_error;
   std::optional<bridge::LiftedModule> lifted;
-  if (bridge::HasExtendedContent(module)) {
+  if (extended) {
     lifted = bridge::Lift(module, &lift_error);
     if (!lifted) {
       diagnostics.push_back(Error(what +
@@ -377,6 +387,14 @@ PassStatus RunInstalledPasses(ir::Module& module, EncodedModule& encoded,
   // (`before` may have been these words: it is no longer read.)
   encoded.optimized_words = is_after ? std::move(after) : std::vector<uint32_t>{};
   return PassStatus::kChanged;
+}
+
+PassStatus RunInstalledPasses(ir::Module& module, EncodedModule& encoded,
+                              std::span<const std::string> flags, const std::string& what,
+                              const InstalledRunOptions& options,
+                              std::vector<Diagnostic>& diagnostics) {
+  return RunInstalledPasses(module, bridge::HasExtendedContent(module), encoded, flags, what,
+                            options, diagnostics);
 }
 
 }  // namespace xmx::opt

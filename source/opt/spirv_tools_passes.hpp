@@ -45,8 +45,14 @@ struct EncodedModule {
 };
 
 // Runs the passes `flags` (each accepted by IsInstalledPassFlag and judged safe by the caller) on
-// `module` in one optimizer run. On failure the module is left as it was and `diagnostics` says
-// why (the pass names in `what`).
+// `module` in one optimizer run. `extended` is bridge::HasExtendedContent(module) (the caller's
+// safety facts have it). On failure the module is left as it was and `diagnostics` says why (the
+// pass names in `what`).
+PassStatus RunInstalledPasses(ir::Module& module, bool extended, EncodedModule& encoded,
+                              std::span<const std::string> flags, const std::string& what,
+                              const InstalledRunOptions& options,
+                              std::vector<Diagnostic>& diagnostics);
+// The same, finding `extended` itself.
 PassStatus RunInstalledPasses(ir::Module& module, EncodedModule& encoded,
                               std::span<const std::string> flags, const std::string& what,
                               const InstalledRunOptions& options,
