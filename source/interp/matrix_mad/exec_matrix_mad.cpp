@@ -207,7 +207,7 @@ bool BindMatrixMad(Loader& loader, const ir::Instruction& inst, Instr& out) {
     folds.folded_loads.erase(folded);
   }
   // The store, if the loader folds it when it reaches it, completes this instruction's data.
-  auto* owned = const_cast<MatrixMadData*>(loader.program().Own(std::move(data)));
+  auto* owned = const_cast<MatrixMadData*>(loader.program().Own(data));
   if (auto store = folds.stores.find(&inst); store != folds.stores.end()) {
     folds.store_targets[store->second] = {&owned->store, &owned->folded};
     out.fn = FoldedHandler();
