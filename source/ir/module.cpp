@@ -1,6 +1,8 @@
 #include "xmx/module.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -122,25 +124,22 @@ Section Classify(spv::Op opcode, std::string_view name) {
   return Section::kFunctionBody;
 }
 
-// Classify for every opcode of the grammar, worked out once: reading a module asks it for every
-// instruction, and the name tests cost more than the rest of placing an instruction.
+// Classify, worked out once per opcode: reading a module asks it for every instruction, and the
+// name tests cost more than the rest of placing an instruction. `name` is the parser's entry for
+// `opcode` (grammar::FindInstruction's), the same for every instruction with that opcode.
 Section SectionOf(uint32_t opcode, std::string_view name) {
-  static const std::vector<Section> table = [] {
-    uint32_t largest = 0;
-    for (const grammar::Instruction& inst : grammar::AllInstructions()) {
-      largest = std::max(largest, inst.opcode);
-    }
-    std::vector<Section> sections(size_t{largest} + 1, Section::kFunctionBody);
-    for (uint32_t opcode = 0; opcode <= largest; ++opcode) {
-      // (FindInstruction's entry, as the parser reports it, where several names share an
-      // opcode.)
-      if (const grammar::Instruction* desc = grammar::FindInstruction(opcode)) {
-        sections[opcode] = Classify(static_cast<spv::Op>(opcode), desc->name);
-      }
-    }
-    return sections;
-  }();
-  return opcode < table.size() ? table[opcode] : Classify(static_cast<spv::Op>(opcode), name);
+  // Classify tests names, so each opcode's section is remembered when the first instruction with
+  // it is read. (A table of every opcode of the grammar, made up front, cost a short-lived
+  // process such as one xmx-opt run more than it saved.) Readers on several threads may both
+  // classify an opcode; they store the same value. Zero: not classified yet; else section + 1.
+  static std::array<std::atomic<uint8_t>, 8192> known{};
+  if (opcode >= known.size()) return Classify(static_cast<spv::Op>(opcode), name);
+  uint8_t seen = known[opcode].load(std::memory_order_relaxed);
+  if (seen == 0) {
+    seen = static_cast<uint8_t>(Classify(static_cast<spv::Op>(opcode), name)) + 1;
+    known[opcode].store(seen, std::memory_order_relaxed);
+  }
+  return static_cast<Section>(seen - 1);
 }
 
 class ModuleReader : public binary::InstructionHandler {
