@@ -14,8 +14,10 @@ namespace {
 struct MatrixMadData {
   MatrixMadKernel kernel;
   FoldedPrivateAccess loads[3];  // of A, B, C (size 0: the operand's own instruction loads it)
-  FoldedPrivateAccess store;     // of the Result
-  uint32_t folded = 0;           // instructions folded in, counted as executed here
+  // The store and the count are completed after the program owns the data (which it keeps
+  // const), when the loader reaches the store: mutable for that.
+  mutable FoldedPrivateAccess store;  // of the Result
+  mutable uint32_t folded = 0;        // instructions folded in, counted as executed here
 };
 
 // Every lane of the subgroup is a work-item and active: RequireWholeSubgroup's passing test,
@@ -207,7 +209,7 @@ bool BindMatrixMad(Loader& loader, const ir::Instruction& inst, Instr& out) {
     folds.folded_loads.erase(folded);
   }
   // The store, if the loader folds it when it reaches it, completes this instruction's data.
-  auto* owned = const_cast<MatrixMadData*>(loader.program().Own(data));
+  const MatrixMadData* owned = loader.program().Own(data);
   if (auto store = folds.stores.find(&inst); store != folds.stores.end()) {
     folds.store_targets[store->second] = {&owned->store, &owned->folded};
     out.fn = FoldedHandler();
