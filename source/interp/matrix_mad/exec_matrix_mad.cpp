@@ -5,6 +5,7 @@
 #include "interp/load/loader.hpp"
 #include "interp/load/matrix_operand_folding.hpp"
 #include "interp/matrix_mad/matrix_mad.hpp"
+#include "interp/memory/private_move.hpp"
 #include "interp/run/exec_support.hpp"
 #include "ir/matrix_mad_operands.hpp"
 
@@ -27,39 +28,6 @@ inline bool WholeSubgroup(const Subgroup& sg) {
          sg.live_mask == (sg.lanes >= 64 ? ~uint64_t{0} : (uint64_t{1} << sg.lanes) - 1);
 }
 
-// Where the work-items of a subgroup keep their private variables: work-item first_item + l's
-// copy of variable v, byte o, is at items + l * stride + offsets[v] + o (private_layout.hpp).
-struct SubgroupPrivate {
-  uint8_t* items;
-  size_t stride;
-  const uint64_t* offsets;
-  bool all_lanes;  // every lane active (and so a work-item): no mask to follow
-};
-
-// What the private load or store handler does for a known private address (exec_memory.cpp):
-// each active lane's bytes between its work-item's copy of the variable and the register slot.
-template <bool kStore, uint32_t kSize>
-inline __attribute__((always_inline)) void MovePrivate(Subgroup& sg, const SubgroupPrivate& p,
-                                                       const FoldedPrivateAccess& f) {
-  const uint32_t size = kSize != 0 ? kSize : f.size;
-  const size_t stride = p.stride;
-  uint8_t* first = p.items + p.offsets[f.variable] + f.offset;
-  uint8_t* value = sg.regs + f.slot;
-  auto move = [&](uint32_t lane) {
-    if constexpr (kStore) {
-      CopyBytes(first + lane * stride, value + lane * size, size);
-    } else {
-      CopyBytes(value + lane * size, first + lane * stride, size);
-    }
-  };
-  // Only work-items' lanes: a last subgroup's other lanes have no private block.
-  if (p.all_lanes) {
-    ForAllLanes(sg.lanes, move);
-  } else {
-    ForEachLane(sg.mask, move);
-  }
-}
-
 template <bool kStore>
 inline __attribute__((always_inline)) void MoveFolded(Subgroup& sg, const SubgroupPrivate& p,
                                                       const FoldedPrivateAccess& f) {
@@ -67,11 +35,11 @@ inline __attribute__((always_inline)) void MoveFolded(Subgroup& sg, const Subgro
     case 0:
       return;
     case 16:
-      return MovePrivate<kStore, 16>(sg, p, f);
+      return MovePrivate<kStore, 16>(sg, p, f.variable, f.offset, sg.regs + f.slot, 16);
     case 32:
-      return MovePrivate<kStore, 32>(sg, p, f);
+      return MovePrivate<kStore, 32>(sg, p, f.variable, f.offset, sg.regs + f.slot, 32);
     default:
-      return MovePrivate<kStore, 0>(sg, p, f);
+      return MovePrivate<kStore, 0>(sg, p, f.variable, f.offset, sg.regs + f.slot, f.size);
   }
 }
 
@@ -93,12 +61,7 @@ inline __attribute__((always_inline)) const Instr* MatrixMadFolded(Subgroup& sg,
     return StopSubgroup(sg);
   }
   const MatrixMadData& d = *static_cast<const MatrixMadData*>(in->data);
-  const WorkGroup& g = *sg.group;
-  const PrivateLayout& layout = g.program->private_layout;
-  const uint32_t lanes = sg.lanes;
-  const SubgroupPrivate p{g.private_base + sg.first_item * layout.bytes_per_item,
-                          layout.bytes_per_item, layout.offsets.data(),
-                          lanes <= 64 && sg.mask == (~uint64_t{0} >> (64 - lanes))};
+  const SubgroupPrivate p = SubgroupPrivate::Of(sg);
   MoveFolded<false>(sg, p, d.loads[0]);
   MoveFolded<false>(sg, p, d.loads[1]);
   MoveFolded<false>(sg, p, d.loads[2]);

@@ -1,12 +1,14 @@
-// Variables, loads, stores, copies and pointer casts; the address arithmetic is in
-// exec_access_chain.cpp. Every access goes through AccessMemory, which checks bounds, alignment,
-// writability and local-memory races, except a whole subgroup's access to one private variable,
-// which LaneStridedPrivate checks once.
+// Variables, loads, stores and copies; the address arithmetic is in exec_access_chain.cpp, the
+// pointer casts, conversions and comparisons in exec_pointer_operations.cpp. Every access goes
+// through AccessMemory, which checks bounds, alignment, writability and local-memory races, except
+// a whole subgroup's access to one private variable, which LaneStridedPrivate checks once.
 #include <algorithm>
 #include <type_traits>
 
 #include "interp/load/loader.hpp"
 #include "interp/memory/access_chain.hpp"
+#include "interp/memory/pointer_operations.hpp"
+#include "interp/memory/private_move.hpp"
 #include "interp/run/exec_shared.hpp"
 #include "interp/run/exec_support.hpp"
 
@@ -276,26 +278,8 @@ const Instr* ExecStore(Subgroup& sg, const Instr* in) {
 // local), so the bytes move without looking at the pointers.
 template <uint32_t kSize, bool kStore>
 inline __attribute__((always_inline)) const Instr* PrivateAccess(Subgroup& sg, const Instr* in) {
-  const uint32_t size = kSize != 0 ? kSize : in->size;
-  const WorkGroup& g = *sg.group;
-  const PrivateLayout& layout = g.program->private_layout;
-  const size_t stride = layout.bytes_per_item;
-  uint8_t* first = g.private_base + sg.first_item * stride + layout.offsets[in->op[1]] + in->op[2];
-  uint8_t* value = sg.regs + (kStore ? in->op[0] : in->result);
-  auto move = [&](uint32_t lane) {
-    if constexpr (kStore) {
-      CopyBytes(first + lane * stride, value + lane * size, size);
-    } else {
-      CopyBytes(value + lane * size, first + lane * stride, size);
-    }
-  };
-  // Only work-items' lanes: a last subgroup's other lanes have no private block.
-  const uint32_t lanes = sg.lanes;
-  if (lanes <= 64 && sg.mask == (~uint64_t{0} >> (64 - lanes))) {
-    ForAllLanes(lanes, move);
-  } else {
-    ForEachLane(sg.mask, move);
-  }
+  MovePrivate<kStore, kSize>(sg, SubgroupPrivate::Of(sg), in->op[1], in->op[2],
+                             sg.regs + (kStore ? in->op[0] : in->result), in->size);
   return in + 1;
 }
 
@@ -380,85 +364,6 @@ const Instr* ExecCopyMemory(Subgroup& sg, const Instr* in) {
     if (dst == nullptr && stop) return StopSubgroup(sg);
     if (src != nullptr && dst != nullptr) std::memmove(dst, src, size);
   }
-  return in + 1;
-}
-
-const Instr* ExecCopyPointer(Subgroup& sg, const Instr* in) {
-  CopyLanes(sg, in->result, in->op[0], 8);
-  return in + 1;
-}
-
-}  // namespace
-
-// OpGenericCastToPtrExplicit: null unless the pointer points into the storage class asked for.
-const Instr* ExecGenericCastExplicit(Subgroup& sg, const Instr* in) {
-  const uint64_t* src = sg.reg<uint64_t>(in->op[0]);
-  uint64_t* result = sg.reg<uint64_t>(in->result);
-  const auto storage = static_cast<spv::StorageClass>(in->aux);
-  ForEachLane(sg.mask, [&](uint32_t lane) {
-    const Allocation* a = sg.group->allocations->Find(PointerAllocation(src[lane]));
-    bool match = a != nullptr && a->storage == storage;
-    if (a != nullptr && storage == spv::StorageClass::Function) {
-      match = a->storage == spv::StorageClass::Function || a->storage == spv::StorageClass::Input;
-    }
-    result[lane] = match ? src[lane] : 0;
-  });
-  return in + 1;
-}
-
-namespace {
-
-const Instr* ExecGenericPtrMemSemantics(Subgroup& sg, const Instr* in) {
-  const uint64_t* src = sg.reg<uint64_t>(in->op[0]);
-  uint32_t* result = sg.reg<uint32_t>(in->result);
-  ForEachLane(sg.mask, [&](uint32_t lane) {
-    const Allocation* a = sg.group->allocations->Find(PointerAllocation(src[lane]));
-    uint32_t bits = 0;
-    if (a != nullptr && a->storage == spv::StorageClass::Workgroup) bits = 0x100;
-    if (a != nullptr && a->storage == spv::StorageClass::CrossWorkgroup) bits = 0x200;
-    result[lane] = bits;
-  });
-  return in + 1;
-}
-
-// in->size: bytes of the integer; in->count: 1 for a Physical32 module.
-const Instr* ExecConvertPtrToU(Subgroup& sg, const Instr* in) {
-  const uint64_t* src = sg.reg<uint64_t>(in->op[0]);
-  ForEachLane(sg.mask, [&](uint32_t lane) {
-    const uint64_t v = in->count != 0 ? PointerTo32(src[lane]) : src[lane];
-    std::memcpy(sg.regs + in->result + lane * in->size, &v, in->size);
-  });
-  return in + 1;
-}
-
-const Instr* ExecConvertUToPtr(Subgroup& sg, const Instr* in) {
-  uint64_t* result = sg.reg<uint64_t>(in->result);
-  ForEachLane(sg.mask, [&](uint32_t lane) {
-    const uint64_t v = LaneUInt(sg, in->op[0], in->size, lane);
-    result[lane] = in->count != 0 ? PointerFrom32(static_cast<uint32_t>(v)) : v;
-  });
-  return in + 1;
-}
-
-template <bool kEqual>
-const Instr* ExecPtrCompare(Subgroup& sg, const Instr* in) {
-  const uint64_t* a = sg.reg<uint64_t>(in->op[0]);
-  const uint64_t* b = sg.reg<uint64_t>(in->op[1]);
-  uint8_t* result = sg.regs + in->result;
-  ForEachLane(sg.mask, [&](uint32_t lane) { result[lane] = (a[lane] == b[lane]) == kEqual; });
-  return in + 1;
-}
-
-// OpPtrDiff: (a - b) / element size, as a signed integer of in->size bytes.
-const Instr* ExecPtrDiff(Subgroup& sg, const Instr* in) {
-  const uint64_t* a = sg.reg<uint64_t>(in->op[0]);
-  const uint64_t* b = sg.reg<uint64_t>(in->op[1]);
-  ForEachLane(sg.mask, [&](uint32_t lane) {
-    const int64_t diff = (static_cast<int64_t>(PointerOffset(a[lane])) -
-                          static_cast<int64_t>(PointerOffset(b[lane]))) /
-                         static_cast<int64_t>(std::max<uint32_t>(in->aux, 1));
-    std::memcpy(sg.regs + in->result + lane * in->size, &diff, in->size);
-  });
   return in + 1;
 }
 
@@ -653,59 +558,8 @@ bool BindMemory(Loader& loader, const ir::Instruction& inst, Instr& out) {
       out.data = loader.program().Own(d);
       return true;
     }
-    case spv::Op::OpPtrCastToGeneric:
-    case spv::Op::OpGenericCastToPtr:
-      if (const std::optional<PrivateAddress> a = loader.PrivateAddressOf(inst.word(0))) {
-        loader.RecordPrivateAddress(inst.result_id(), *a);
-      }
-      out.result = loader.Slot(inst.result_id());
-      out.op[0] = loader.Slot(inst.word(0));
-      // A result that shares its operand's slot (invariant_code.hpp) needs no copy.
-      if (out.result != out.op[0]) out.fn = ExecCopyPointer;
-      return true;
-    case spv::Op::OpGenericCastToPtrExplicit:
-      out.fn = ExecGenericCastExplicit;
-      out.result = loader.Slot(inst.result_id());
-      out.op[0] = loader.Slot(inst.word(0));
-      out.aux = inst.word(1);
-      return true;
-    case spv::Op::OpGenericPtrMemSemantics:
-      out.fn = ExecGenericPtrMemSemantics;
-      out.result = loader.Slot(inst.result_id());
-      out.op[0] = loader.Slot(inst.word(0));
-      return true;
-    case spv::Op::OpConvertPtrToU:
-      out.fn = ExecConvertPtrToU;
-      out.result = loader.Slot(inst.result_id());
-      out.op[0] = loader.Slot(inst.word(0));
-      out.size = loader.Type(inst.result_type_id()).lane_bytes;
-      out.count = physical32;
-      return true;
-    case spv::Op::OpConvertUToPtr:
-      out.fn = ExecConvertUToPtr;
-      out.result = loader.Slot(inst.result_id());
-      out.op[0] = loader.Slot(inst.word(0));
-      out.size = loader.TypeOfValue(inst.word(0)).lane_bytes;
-      out.count = physical32;
-      return true;
-    case spv::Op::OpPtrEqual:
-    case spv::Op::OpPtrNotEqual:
-      out.fn = inst.opcode() == spv::Op::OpPtrEqual ? ExecPtrCompare<true> : ExecPtrCompare<false>;
-      out.result = loader.Slot(inst.result_id());
-      out.op[0] = loader.Slot(inst.word(0));
-      out.op[1] = loader.Slot(inst.word(1));
-      return true;
-    case spv::Op::OpPtrDiff:
-      out.fn = ExecPtrDiff;
-      out.result = loader.Slot(inst.result_id());
-      out.op[0] = loader.Slot(inst.word(0));
-      out.op[1] = loader.Slot(inst.word(1));
-      out.size = loader.Type(inst.result_type_id()).lane_bytes;
-      out.aux =
-          static_cast<uint32_t>(loader.Type(loader.TypeOfValue(inst.word(0)).pointee).memory_bytes);
-      return true;
     default:
-      return false;
+      return BindPointerOperation(loader, inst, out);
   }
 }
 
