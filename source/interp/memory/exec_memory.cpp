@@ -186,72 +186,41 @@ inline bool FirstLanePrivate(const Subgroup& sg, const uint64_t* pointers) {
   return index >= sg.group->private_first && index < sg.group->private_end;
 }
 
-// in->size: bytes per lane; in->aux: alignment; in->count: 1 when the value is a pointer stored
-// in 32 bits (Physical32).
-template <uint32_t kSize>
-const Instr* ExecLoad(Subgroup& sg, const Instr* in) {
+// OpLoad (kStore false: in->result receives the value) or OpStore (in->op[1] holds it) through
+// the pointers of in->op[0]. in->size: bytes per lane; in->aux: alignment.
+template <uint32_t kSize, bool kStore>
+const Instr* ExecAccess(Subgroup& sg, const Instr* in) {
   const uint32_t size = kSize != 0 ? kSize : in->size;
   const uint64_t* ptr = sg.reg<uint64_t>(in->op[0]);
-  uint8_t* result = sg.regs + in->result;
-  size_t stride = 0;
+  uint8_t* value = sg.regs + (kStore ? in->op[1] : in->result);
   // Private pointers are tried as one subgroup's strided access first (a global pointer fails
   // that test only after reading every lane, so it is not tried for them).
-  const uint8_t* src = nullptr;
-  if (FirstLanePrivate(sg, ptr) &&
-      (src = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/false, &stride)) != nullptr) {
-    ForAllLanes(sg.lanes,
-                [&](uint32_t lane) { CopyBytes(result + lane * size, src + lane * stride, size); });
-    return in + 1;
-  }
-  if (const OneAllocationAccess at = OneAllocation(sg, ptr, size, in->aux, false);
-      at.data != nullptr) {
-    if constexpr (kSize != 0) {
-      MoveOneAllocation<kSize, /*kLoad=*/true>(sg, result, at, ptr);
-    } else {
-      ForEachLane(sg.mask, [&](uint32_t lane) {
-        LoadShared(result + lane * size, at.data + PointerOffset(ptr[lane]), size);
-      });
-    }
-    return in + 1;
-  }
-  bool stop = false;
-  uint64_t m = sg.mask;
-  while (m != 0) {
-    const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
-    m &= m - 1;
-    const uint8_t* from =
-        AccessMemory(sg, in, lane, ptr[lane], size, in->aux, AccessKind::kRead, &stop);
-    if (from != nullptr) {
-      LoadShared(result + lane * size, from, size);
-    } else {
-      if (stop) return StopSubgroup(sg);
-      std::memset(result + lane * size, 0, size);
-    }
-  }
-  return in + 1;
-}
-
-template <uint32_t kSize>
-const Instr* ExecStore(Subgroup& sg, const Instr* in) {
-  const uint32_t size = kSize != 0 ? kSize : in->size;
-  const uint64_t* ptr = sg.reg<uint64_t>(in->op[0]);
-  uint8_t* value = sg.regs + in->op[1];
   size_t stride = 0;
-  uint8_t* dst = nullptr;
+  uint8_t* first = nullptr;
   if (FirstLanePrivate(sg, ptr) &&
-      (dst = LaneStridedPrivate(sg, ptr, size, in->aux, /*write=*/true, &stride)) != nullptr) {
-    ForAllLanes(sg.lanes,
-                [&](uint32_t lane) { CopyBytes(dst + lane * stride, value + lane * size, size); });
+      (first = LaneStridedPrivate(sg, ptr, size, in->aux, kStore, &stride)) != nullptr) {
+    ForAllLanes(sg.lanes, [&](uint32_t lane) {
+      if constexpr (kStore) {
+        CopyBytes(first + lane * stride, value + lane * size, size);
+      } else {
+        CopyBytes(value + lane * size, first + lane * stride, size);
+      }
+    });
     return in + 1;
   }
-  if (const OneAllocationAccess at = OneAllocation(sg, ptr, size, in->aux, true);
+  if (const OneAllocationAccess at = OneAllocation(sg, ptr, size, in->aux, kStore);
       at.data != nullptr) {
     if constexpr (kSize != 0) {
-      MoveOneAllocation<kSize, /*kLoad=*/false>(sg, value, at, ptr);
+      MoveOneAllocation<kSize, /*kLoad=*/!kStore>(sg, value, at, ptr);
     } else {
       // In lane order, as the per-lane path: where lanes store to the same bytes, the last wins.
       ForEachLane(sg.mask, [&](uint32_t lane) {
-        StoreShared(at.data + PointerOffset(ptr[lane]), value + lane * size, size);
+        uint8_t* shared = at.data + PointerOffset(ptr[lane]);
+        if constexpr (kStore) {
+          StoreShared(shared, value + lane * size, size);
+        } else {
+          LoadShared(value + lane * size, shared, size);
+        }
       });
     }
     return in + 1;
@@ -261,11 +230,16 @@ const Instr* ExecStore(Subgroup& sg, const Instr* in) {
   while (m != 0) {
     const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
     m &= m - 1;
-    uint8_t* to = AccessMemory(sg, in, lane, ptr[lane], size, in->aux, AccessKind::kWrite, &stop);
-    if (to != nullptr) {
-      StoreShared(to, value + lane * size, size);
-    } else if (stop) {
-      return StopSubgroup(sg);
+    uint8_t* at = AccessMemory(sg, in, lane, ptr[lane], size, in->aux,
+                               kStore ? AccessKind::kWrite : AccessKind::kRead, &stop);
+    if (at == nullptr) {
+      if (stop) return StopSubgroup(sg);
+      // A load the report let through reads zeros; a store writes nothing.
+      if constexpr (!kStore) std::memset(value + lane * size, 0, size);
+    } else if constexpr (kStore) {
+      StoreShared(at, value + lane * size, size);
+    } else {
+      LoadShared(value + lane * size, at, size);
     }
   }
   return in + 1;
@@ -392,11 +366,7 @@ uint64_t NaturalAlignment(const TypeInfo& t) {
 template <bool kStore>
 Handler SizedAccessHandler(uint32_t size) {
   auto pick = []<uint32_t kSize>(std::integral_constant<uint32_t, kSize>) -> Handler {
-    if constexpr (kStore) {
-      return ExecStore<kSize>;
-    } else {
-      return ExecLoad<kSize>;
-    }
+    return ExecAccess<kSize, kStore>;
   };
   switch (size) {
     case 1:
