@@ -68,13 +68,16 @@ XMX_MMA_VNNI_INLINE __m512i AddPairs(__m512i x, __m512i y) {
                           _mm512_permutex2var_epi32(x, odd, y));
 }
 
-// CS: lane n is the sum of column n's 32 signed bytes b_s (B lane n), exactly.
-XMX_MMA_VNNI_INLINE __m512i ColumnSums(const uint8_t* b_s) {
+// CS: lane n is the sum of column n's 32 signed bytes b_s, exactly. b_lanes[p] holds B lanes 2p
+// and 2p + 1 as b_s, in registers: when B is copied to the stack, reading the copy back through
+// 64-byte loads waits for the stores (Zen 4 does not forward them), which halved the speed.
+XMX_MMA_VNNI_INLINE __m512i ColumnSums(const __m512i* b_lanes) {
   const __m512i ones = _mm512_set1_epi8(1);
   // words[p]: lanes 0-7 the sums of the four bytes of each word of column 2p, 8-15 of 2p + 1.
   __m512i words[kColumns / 2];
+#pragma clang loop unroll(full)
   for (uint32_t p = 0; p < kColumns / 2; ++p) {
-    words[p] = _mm512_dpbusd_epi32(_mm512_setzero_si512(), ones, _mm512_loadu_si512(b_s + 64 * p));
+    words[p] = _mm512_dpbusd_epi32(_mm512_setzero_si512(), ones, b_lanes[p]);
   }
   // Four sums per column, then two, then one, the columns staying in order.
   __m512i fours[4], twos[2];
@@ -89,23 +92,34 @@ XMX_MMA_VNNI void RunInt8Sg16M8Vnni(const Plan& /*plan*/, const uint8_t* a, cons
   constexpr int32_t kSignFlip = -128;  // the byte 0x80
   // a_u: A's quads, moved to unsigned when A is signed.
   __m256i quads[kQuads];
+#pragma clang loop unroll(full)
   for (uint32_t t = 0; t < kQuads; ++t) {
     quads[t] = QuadOfA(a, t);
     if constexpr (kASigned) quads[t] = _mm256_xor_si256(quads[t], _mm256_set1_epi8(kSignFlip));
   }
-  // b_s: B itself, or a copy moved to signed when B is unsigned.
+  // b_s: B itself, or a copy moved to signed when B is unsigned; its lanes are also kept in
+  // registers where the column sums need them.
   alignas(64) uint8_t b_flipped[kColumns * 4 * kQuads];
-  const uint8_t* b_s = b;
-  if constexpr (!kBSigned) {
-    for (uint32_t i = 0; i < sizeof b_flipped; i += 64) {
-      _mm512_store_si512(b_flipped + i,
-                         _mm512_xor_si512(_mm512_loadu_si512(b + i), _mm512_set1_epi8(kSignFlip)));
+  __m512i b_lanes[kColumns / 2];  // B lanes 2p and 2p + 1, as b_s
+  if constexpr (kASigned || !kBSigned) {
+#pragma clang loop unroll(full)
+    for (uint32_t p = 0; p < kColumns / 2; ++p) {
+      b_lanes[p] = _mm512_loadu_si512(b + 64 * p);
+      if constexpr (!kBSigned) {
+        b_lanes[p] = _mm512_xor_si512(b_lanes[p], _mm512_set1_epi8(kSignFlip));
+        _mm512_store_si512(b_flipped + 64 * p, b_lanes[p]);
+      }
     }
-    b_s = b_flipped;
   }
+  const uint8_t* b_s = kBSigned ? b : b_flipped;
+  // The loop must broadcast B's words from memory (an operand of vpdpbusd). Clang otherwise sees
+  // through the copy and extracts each word from the registers stored, with two shuffles per
+  // word and the accumulators spilled (half the speed): an empty asm hides where b_s points.
+  asm("" : "+r"(b_s) : : "memory");
   // The corrections (see the top of the file), computed before any Result is written.
   __m256i row_term = _mm256_setzero_si256();  // beta RS[r] - 32 alpha beta
   if constexpr (!kBSigned) {
+#pragma clang loop unroll(full)
     for (uint32_t t = 0; t < kQuads; ++t) {
       row_term = _mm256_dpbusd_epi32(row_term, quads[t], _mm256_set1_epi8(1));
     }
@@ -114,10 +128,13 @@ XMX_MMA_VNNI void RunInt8Sg16M8Vnni(const Plan& /*plan*/, const uint8_t* a, cons
   }
   alignas(64) int32_t column_term[kColumns];  // alpha CS[n]
   if constexpr (kASigned) {
-    _mm512_store_si512(column_term, _mm512_slli_epi32(ColumnSums(b_s), 7));
+    _mm512_store_si512(column_term, _mm512_slli_epi32(ColumnSums(b_lanes), 7));
   }
   // The sums start from C and take the corrections at the end, off the loop's dependency chains.
+  // Every loop over the accumulators is unrolled, so that they stay in registers (a loop left
+  // rolled indexes them, and the compiler then keeps them on the stack).
   __m256i acc[kColumns];
+#pragma clang loop unroll(full)
   for (uint32_t n = 0; n < kColumns; ++n) {
     acc[n] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 32 * n));
   }
@@ -129,6 +146,7 @@ XMX_MMA_VNNI void RunInt8Sg16M8Vnni(const Plan& /*plan*/, const uint8_t* a, cons
       acc[n] = _mm256_dpbusd_epi32(acc[n], quads[t], b_word);
     }
   }
+#pragma clang loop unroll(full)
   for (uint32_t n = 0; n < kColumns; ++n) {
     __m256i sum = acc[n];
     if constexpr (!kBSigned) sum = _mm256_add_epi32(sum, row_term);
