@@ -54,6 +54,10 @@ void FillAvx512Kernels(Plan* plan);
 // plan has one of the shapes GEMMs run most; returns whether it did. x86-64 only; the caller
 // has checked that the CPU runs AVX2, FMA and F16C.
 bool SelectFastAvx2Kernel(Plan* plan);
+// Replaces plan->run with the AVX-512 VNNI routine (matrix_mad_fast_avx512_int8.cpp) when the
+// plan is SG16 M8 K32 int8 and the CPU runs AVX512-VNNI; returns whether it did. x86-64 only;
+// the caller has checked that the CPU runs AVX-512 F, BW, DQ and VL.
+bool SelectFastAvx512Kernel(Plan* plan);
 // Fills plan->run and plan->unpack_* for `isa` (not kBest, and one BestIsa() allows). The
 // plan's other fields must be set.
 void SelectKernels(Plan* plan, MmaIsa isa);
