@@ -7,6 +7,7 @@
 // the AVX2 routine stays (matrix_mad_fast_test.cpp covers it).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -170,6 +171,46 @@ TEST(MatrixMadAvx512Int8, RandomFullRangeBytes) {
       s.c = random_slot(shape.c);
       ExpectEveryAliasing(plan, s, PortableResult(t, s), t.name + " rep " + std::to_string(rep));
       if (HasFailure()) return;
+    }
+  }
+}
+
+// The in-place form (MatrixMadKernel::RunInPlace: the interpreter's private copies, lane l at
+// first + l * stride) against the register-slot form, for every signedness and strides that
+// are and are not the lane's own size, with the bytes between lanes filled with garbage that
+// must not be read.
+TEST(MatrixMadAvx512Int8, InPlaceOperandsMatchRegisterSlots) {
+  if (!CpuRunsAvx512Vnni()) GTEST_SKIP() << "the CPU lacks AVX512-VNNI";
+  std::mt19937 rng(99);
+  const size_t strides[] = {16, 32, 48, 100, 4096 + 36};
+  for (uint32_t signs = 0; signs < 4; ++signs) {
+    const Plan plan = VnniPlan((signs & 1) != 0, (signs & 2) != 0);
+    ASSERT_NE(plan.run_in_place, nullptr);
+    for (const size_t stride : strides) {
+      // Operands of 16 (A) and 32 (B, C) bytes a lane: a stride must hold a lane.
+      const size_t a_stride = stride, bc_stride = std::max<size_t>(stride, 32);
+      std::vector<uint8_t> a(16 * 16), b(32 * 16), c(32 * 16);
+      for (std::vector<uint8_t>* v : {&a, &b, &c}) {
+        for (uint8_t& byte : *v) byte = static_cast<uint8_t>(rng());
+      }
+      std::vector<uint8_t> a_far(a_stride * 16), b_far(bc_stride * 16), c_far(bc_stride * 16);
+      for (std::vector<uint8_t>* v : {&a_far, &b_far, &c_far}) {
+        for (uint8_t& byte : *v) byte = static_cast<uint8_t>(rng());
+      }
+      for (size_t lane = 0; lane < 16; ++lane) {
+        std::copy_n(&a[lane * 16], 16, &a_far[lane * a_stride]);
+        std::copy_n(&b[lane * 32], 32, &b_far[lane * bc_stride]);
+        std::copy_n(&c[lane * 32], 32, &c_far[lane * bc_stride]);
+      }
+      std::vector<uint8_t> want(32 * 16), got(32 * 16, 0xCD);
+      plan.run(plan, a.data(), b.data(), c.data(), want.data());
+      plan.run_in_place(plan, a_far.data(), a_stride, b_far.data(), bc_stride, c_far.data(),
+                        bc_stride, got.data());
+      EXPECT_EQ(got, want) << "signs " << signs << ", stride " << stride;
+      // Operands mixed: A in place, B and C in their slots.
+      std::fill(got.begin(), got.end(), 0xCD);
+      plan.run_in_place(plan, a_far.data(), a_stride, b.data(), 32, c.data(), 32, got.data());
+      EXPECT_EQ(got, want) << "signs " << signs << ", stride " << stride << ", A alone in place";
     }
   }
 }

@@ -43,6 +43,20 @@ inline __attribute__((always_inline)) void MoveFolded(Subgroup& sg, const Subgro
   }
 }
 
+// Where lane l of an operand lies for MatrixMadKernel::RunInPlace: at first + l * stride.
+struct InPlaceOperand {
+  const uint8_t* first;
+  size_t stride;
+};
+
+// A folded operand in the work-items' copies of its private variable, another in its slot.
+inline InPlaceOperand OperandInPlace(const Subgroup& sg, const SubgroupPrivate& p,
+                                     const FoldedPrivateAccess& f, uint32_t slot,
+                                     uint32_t lane_bytes) {
+  if (f.size == 0) return {sg.regs + slot, lane_bytes};
+  return {p.items + p.offsets[f.variable] + f.offset, p.stride};
+}
+
 const Instr* ExecMatrixMad(Subgroup& sg, const Instr* in) {
   if (!WholeSubgroup(sg) &&
       RequireWholeSubgroup(sg, in, "OpSubgroupMatrixMultiplyAccumulateINTEL")) {
@@ -62,10 +76,22 @@ inline __attribute__((always_inline)) const Instr* MatrixMadFolded(Subgroup& sg,
   }
   const MatrixMadData& d = *static_cast<const MatrixMadData*>(in->data);
   const SubgroupPrivate p = SubgroupPrivate::Of(sg);
-  MoveFolded<false>(sg, p, d.loads[0]);
-  MoveFolded<false>(sg, p, d.loads[1]);
-  MoveFolded<false>(sg, p, d.loads[2]);
-  d.kernel.Run(sg.regs + in->op[0], sg.regs + in->op[1], sg.regs + in->op[2], sg.regs + in->result);
+  if (d.kernel.runs_in_place() && p.all_lanes) {
+    // The routine reads the folded operands in the work-items' private copies, lane by lane at
+    // the private stride, and the others in their register slots: the loads' slots have no
+    // other reader (matrix_operand_folding.hpp), so they need not be filled.
+    const InPlaceOperand a = OperandInPlace(sg, p, d.loads[0], in->op[0], d.kernel.a_lane_bytes());
+    const InPlaceOperand b = OperandInPlace(sg, p, d.loads[1], in->op[1], d.kernel.b_lane_bytes());
+    const InPlaceOperand c = OperandInPlace(sg, p, d.loads[2], in->op[2], d.kernel.c_lane_bytes());
+    d.kernel.RunInPlace(a.first, a.stride, b.first, b.stride, c.first, c.stride,
+                        sg.regs + in->result);
+  } else {
+    MoveFolded<false>(sg, p, d.loads[0]);
+    MoveFolded<false>(sg, p, d.loads[1]);
+    MoveFolded<false>(sg, p, d.loads[2]);
+    d.kernel.Run(sg.regs + in->op[0], sg.regs + in->op[1], sg.regs + in->op[2],
+                 sg.regs + in->result);
+  }
   ++sg.matrix_instructions;
   MoveFolded<true>(sg, p, d.store);
   sg.folded_instructions += d.folded;

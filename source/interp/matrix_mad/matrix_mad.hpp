@@ -52,6 +52,7 @@
 // flush-to-zero), which the interpreter does not change.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -107,6 +108,11 @@ struct ExponentRange {
 
 using RunFn = void (*)(const Plan& plan, const uint8_t* a, const uint8_t* b, const uint8_t* c,
                        uint8_t* result);
+// Run with A, B and C read where they lie rather than from register slots: lane l's part of each
+// at its pointer + l * its stride (a work-item's private copy, say; every stride at least the
+// operand's lane bytes). Result is a register slot, written after every input has been read.
+using RunInPlaceFn = void (*)(const Plan& plan, const uint8_t* a, size_t a_stride, const uint8_t* b,
+                              size_t b_stride, const uint8_t* c, size_t c_stride, uint8_t* result);
 // Reads one operand's elements (of one half, for A) out of its register slot into the kernel's
 // working arrays, converted to the arithmetic's value type; returns their exponent range (float
 // data only).
@@ -132,6 +138,7 @@ struct Plan {
   Accumulator c_format{}, result_format{};
   MmaFloatModel model = MmaFloatModel::kExact;
   RunFn run = nullptr;
+  RunInPlaceFn run_in_place = nullptr;  // the routines that have that form; null otherwise
   UnpackFn unpack_a = nullptr, unpack_b = nullptr;
   bool hand_vectorized = false;  // run is one of matrix_mad_fast_avx2.cpp's routines
 };
@@ -152,6 +159,20 @@ class MatrixMadKernel {
   void Run(const uint8_t* a, const uint8_t* b, const uint8_t* c, uint8_t* result) const {
     plan_.run(plan_, a, b, c, result);
   }
+
+  // Whether RunInPlace is available: the hand-vectorized routines that read their operands
+  // lane by lane have it, so that a caller whose operands lie in memory with a per-lane stride
+  // (the interpreter's private copies) need not copy them into register slots first.
+  bool runs_in_place() const { return plan_.run_in_place != nullptr; }
+  // Run with A, B and C lane l at a + l * a_stride (and so on); only when runs_in_place().
+  void RunInPlace(const uint8_t* a, size_t a_stride, const uint8_t* b, size_t b_stride,
+                  const uint8_t* c, size_t c_stride, uint8_t* result) const {
+    plan_.run_in_place(plan_, a, a_stride, b, b_stride, c, c_stride, result);
+  }
+  // Bytes per lane of A, B and C in a register slot.
+  uint32_t a_lane_bytes() const { return plan_.a_lane_bytes; }
+  uint32_t b_lane_bytes() const { return plan_.b_lane_bytes; }
+  uint32_t c_lane_bytes() const { return plan_.c_lane_bytes; }
 
   uint32_t m() const { return plan_.m; }        // rows
   uint32_t n() const { return plan_.columns; }  // columns (16 in the paired form)

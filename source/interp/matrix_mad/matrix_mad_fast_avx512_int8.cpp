@@ -20,6 +20,10 @@
 // development machine unsigned A x signed B, which needs no correction, takes about 24 ns:
 // close to two vpdpbusd per cycle, the loop's own bound; the corrections add 5-10 ns.)
 //
+// Every operand is read through a lane stride (Lanes): the lane's own size in a register slot,
+// or the stride of the work-items' private copies when the interpreter hands the operands over
+// where they lie (RunInPlace), which saves copying them into slots first.
+//
 // Signedness. vpdpbusd reads its first operand as unsigned and its second as signed. Let
 // a_u = a xor 0x80 when A is signed (a + 128, unsigned), else a_u = a; and b_s = b xor 0x80 when
 // B is unsigned (b - 128, signed), else b_s = b. Then a = a_u - alpha, b = b_s + beta with
@@ -52,10 +56,33 @@ namespace {
 constexpr uint32_t kColumns = 16;  // lanes: one column each
 constexpr uint32_t kQuads = 8;     // K / 4: the 32-bit words of a B lane
 
-// Quad t of A: dword r holds A[r][4t .. 4t+3]. A lanes 2t and 2t+1 are the 32 bytes at 32t;
-// their 16-bit components r (k = 4t, 4t+1) and 8 + r (k = 4t+2, 4t+3) are interleaved.
-XMX_MMA_VNNI_INLINE __m256i QuadOfA(const uint8_t* a, uint32_t t) {
-  const __m256i lanes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 32 * t));
+// Lane l of an operand is at first + l * stride: the register slot's lane-major layout (stride
+// the lane's bytes, a constant the compiler folds) or another memory's (RunInPlace).
+struct Lanes {
+  const uint8_t* first;
+  size_t stride;
+  const uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
+};
+
+// Lanes l and l + 1 of 16 bytes each, as one vector.
+XMX_MMA_VNNI_INLINE __m256i TwoLanes128(Lanes x, uint32_t l) {
+  if (x.stride == 16) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[l]));
+  return _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(x[l + 1]),
+                             reinterpret_cast<const __m128i*>(x[l]));
+}
+
+// Lanes l and l + 1 of 32 bytes each, as one vector.
+XMX_MMA_VNNI_INLINE __m512i TwoLanes256(Lanes x, uint32_t l) {
+  if (x.stride == 32) return _mm512_loadu_si512(x[l]);
+  const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[l]));
+  const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[l + 1]));
+  return _mm512_inserti64x4(_mm512_castsi256_si512(low), high, 1);
+}
+
+// Quad t of A: dword r holds A[r][4t .. 4t+3]. A lanes 2t and 2t+1 hold the 32 bytes; their
+// 16-bit components r (k = 4t, 4t+1) and 8 + r (k = 4t+2, 4t+3) are interleaved.
+XMX_MMA_VNNI_INLINE __m256i QuadOfA(Lanes a, uint32_t t) {
+  const __m256i lanes = TwoLanes128(a, 2 * t);
   const __m256i interleave =
       _mm256_setr_epi16(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
   return _mm256_permutexvar_epi16(interleave, lanes);
@@ -88,8 +115,7 @@ XMX_MMA_VNNI_INLINE __m512i ColumnSums(const __m512i* b_lanes) {
 }
 
 template <bool kASigned, bool kBSigned>
-XMX_MMA_VNNI void RunInt8Sg16M8Vnni(const Plan& /*plan*/, const uint8_t* a, const uint8_t* b,
-                                    const uint8_t* c, uint8_t* result) {
+XMX_MMA_VNNI_INLINE void Int8Vnni(Lanes a, Lanes b, Lanes c, uint8_t* result) {
   constexpr int32_t kSignFlip = -128;  // the byte 0x80
   // a_u: A's quads, moved to unsigned when A is signed.
   __m256i quads[kQuads];
@@ -105,14 +131,15 @@ XMX_MMA_VNNI void RunInt8Sg16M8Vnni(const Plan& /*plan*/, const uint8_t* a, cons
   if constexpr (kASigned || !kBSigned) {
 #pragma clang loop unroll(full)
     for (uint32_t p = 0; p < kColumns / 2; ++p) {
-      b_lanes[p] = _mm512_loadu_si512(b + 64 * p);
+      b_lanes[p] = TwoLanes256(b, 2 * p);
       if constexpr (!kBSigned) {
         b_lanes[p] = _mm512_xor_si512(b_lanes[p], _mm512_set1_epi8(kSignFlip));
         _mm512_store_si512(b_flipped + 64 * p, b_lanes[p]);
       }
     }
   }
-  const uint8_t* b_s = kBSigned ? b : b_flipped;
+  const uint8_t* b_s = kBSigned ? b.first : b_flipped;
+  const size_t b_s_stride = kBSigned ? b.stride : 32;
   // The loop must broadcast B's words from memory (an operand of vpdpbusd). Clang otherwise sees
   // through the copy and extracts each word from the registers stored, with two shuffles per
   // word and the accumulators spilled (half the speed): an empty asm hides where b_s points.
@@ -137,13 +164,14 @@ XMX_MMA_VNNI void RunInt8Sg16M8Vnni(const Plan& /*plan*/, const uint8_t* a, cons
   __m256i acc[kColumns];
 #pragma clang loop unroll(full)
   for (uint32_t n = 0; n < kColumns; ++n) {
-    acc[n] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + 32 * n));
+    acc[n] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c[n]));
   }
 #pragma clang loop unroll(full)
   for (uint32_t t = 0; t < kQuads; ++t) {
 #pragma clang loop unroll(full)
     for (uint32_t n = 0; n < kColumns; ++n) {
-      const __m256i b_word = _mm256_set1_epi32(static_cast<int32_t>(Load32(b_s + 32 * n + 4 * t)));
+      const __m256i b_word =
+          _mm256_set1_epi32(static_cast<int32_t>(Load32(b_s + b_s_stride * n + 4 * t)));
       acc[n] = _mm256_dpbusd_epi32(acc[n], quads[t], b_word);
     }
   }
@@ -154,6 +182,20 @@ XMX_MMA_VNNI void RunInt8Sg16M8Vnni(const Plan& /*plan*/, const uint8_t* a, cons
     if constexpr (kASigned) sum = _mm256_sub_epi32(sum, _mm256_set1_epi32(column_term[n]));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(result + 32 * n), sum);
   }
+}
+
+// The entry points: operands in register slots (Run), or read in place (RunInPlace).
+template <bool kASigned, bool kBSigned>
+XMX_MMA_VNNI void RunInt8Sg16M8Vnni(const Plan& /*plan*/, const uint8_t* a, const uint8_t* b,
+                                    const uint8_t* c, uint8_t* result) {
+  Int8Vnni<kASigned, kBSigned>({a, 16}, {b, 32}, {c, 32}, result);
+}
+
+template <bool kASigned, bool kBSigned>
+XMX_MMA_VNNI void RunInt8Sg16M8VnniInPlace(const Plan& /*plan*/, const uint8_t* a, size_t a_stride,
+                                           const uint8_t* b, size_t b_stride, const uint8_t* c,
+                                           size_t c_stride, uint8_t* result) {
+  Int8Vnni<kASigned, kBSigned>({a, a_stride}, {b, b_stride}, {c, c_stride}, result);
 }
 
 bool CpuRunsAvx512Vnni() {
@@ -179,6 +221,9 @@ bool SelectFastAvx512Kernel(Plan* plan) {
   const bool sa = p.a_element == Element::kInt8, sb = p.b_element == Element::kInt8;
   plan->run = sa ? (sb ? &RunInt8Sg16M8Vnni<true, true> : &RunInt8Sg16M8Vnni<true, false>)
                  : (sb ? &RunInt8Sg16M8Vnni<false, true> : &RunInt8Sg16M8Vnni<false, false>);
+  plan->run_in_place =
+      sa ? (sb ? &RunInt8Sg16M8VnniInPlace<true, true> : &RunInt8Sg16M8VnniInPlace<true, false>)
+         : (sb ? &RunInt8Sg16M8VnniInPlace<false, true> : &RunInt8Sg16M8VnniInPlace<false, false>);
   plan->hand_vectorized = true;
   return true;
 }
