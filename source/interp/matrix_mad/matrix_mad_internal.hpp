@@ -54,6 +54,10 @@ void FillAvx512Kernels(Plan* plan);
 // plan has one of the shapes GEMMs run most; returns whether it did. x86-64 only; the caller
 // has checked that the CPU runs AVX2, FMA and F16C.
 bool SelectFastAvx2Kernel(Plan* plan);
+// Replaces plan->run with the AVX-512 exact-model routine for SG16 M8 K16 bf16 / fp16
+// (matrix_mad_fast_avx512_float16.cpp) when the plan has that shape; returns whether it did.
+// x86-64 only; the caller has checked that the CPU runs AVX-512 F, BW, DQ and VL.
+bool SelectFastAvx512Float16Kernel(Plan* plan);
 // Fills plan->run and plan->unpack_* for `isa` (not kBest, and one BestIsa() allows). The
 // plan's other fields must be set.
 void SelectKernels(Plan* plan, MmaIsa isa);

@@ -79,6 +79,7 @@ void SelectKernels(Plan* plan, MmaIsa isa) {
     // The hand-vectorized routines replace the generic Run for the shapes they cover (every
     // AVX-512 CPU runs AVX2).
     SelectFastAvx2Kernel(plan);
+    if (isa == MmaIsa::kAvx512) SelectFastAvx512Float16Kernel(plan);
     return;
   }
 #else
