@@ -3,23 +3,28 @@
 // same bits as the AVX2 routine of matrix_mad_fast_avx2.cpp and the generic templates (the unit
 // tests compare them), by the same argument: every product of two 16-bit floats and every C is
 // a double, and a double sum of them is exact, in any order, when the exponent bound
-// (DoubleSumIsExact) says so; otherwise RefineInexactSums redoes the sums it cannot prove.
+// (DoubleSumIsExact) says so; otherwise RefineInexactSums redoes the sums it cannot prove, on
+// the same working arrays.
 //
-// What differs from the AVX2 routine is the order of the work, chosen so that the sums live in
-// registers from C to the Result:
-//   * the exponent ranges come first, from 16-bit (32-bit for fp32 C) min / max over the raw
-//     patterns of whole 512-bit vectors, so exactness is known before any arithmetic; the rare
-//     inexact case goes to a separate routine that keeps everything in memory for the
-//     refinement;
+// What differs from the AVX2 routine:
 //   * one vector holds the 8 rows of one column as doubles, so a column's sum is 16 fused
 //     multiply-adds (half of AVX2's), each taking B's element straight from memory with an
-//     embedded broadcast ({1to8}); A's 16 columns stay in 16 registers;
-//   * bf16 and fp16 become doubles 8 at a time (a 16-bit shift or vcvtph2ps to fp32, then
-//     vcvtps2pd zmm), and fp32 C is converted straight from memory;
-//   * fp32 Results are rounded with vcvtpd2ps and NaNs replaced under a compare mask, one column
-//     at a time as soon as its sum is done.
-// On AMD Zen 4 a 512-bit FMA takes both 256-bit FMA pipes, so the 256 FMAs are a floor of about
-// 256 cycles; the rest of the work runs on the other pipes around them.
+//     embedded broadcast ({1to8}) instead of a separate broadcast;
+//   * the columns are summed in two blocks of 8 (8 sums in registers); the first block's steps
+//     also do the rest of the work, a slice after every four steps: converting A and B to
+//     doubles just ahead of the steps that read them (only what the first steps read is
+//     converted before), and the exponent keys (16-bit, 32-bit for fp32 C, min / max over the
+//     raw patterns of 512-bit vectors), so that this work overlaps the FMAs instead of forming
+//     phases of its own;
+//   * exact fp32 Results are rounded with vcvtpd2ps alone: the bound holds only without Inf and
+//     NaN inputs, so there is no NaN to replace.
+// On AMD Zen 4 (the development machine) a 512-bit FMA occupies both 256-bit FMA pipes, so the
+// 256 FMAs alone take about 256 cycles, the same FMA throughput as AVX2's 512 256-bit FMAs; the
+// gain comes from the work around them. Measured by removing parts (matrix_mad_bench,
+// BM_Bf16_M8N16K16, 113 ns in all): the FMAs with C and the Result 73 ns, the A / B conversions
+// about 20 ns, the keys and the decision about 20 ns; spreading the conversions more finely or
+// converting 32 elements per instruction did not help, the non-FMA vector work competes with the
+// FMAs for the floating-point pipes.
 #include "interp/matrix_mad/matrix_mad_run.hpp"
 
 namespace xmx::interp::matrix_mad_detail {
@@ -167,12 +172,8 @@ XMX_MMA_FAST512 void StoreFloatColumn(uint8_t* result, uint32_t n, __m512d sum) 
 // --- The sums ------------------------------------------------------------------------------------
 
 // sums[j] += A column k times B[n + j][k] in double for the 16 k and the 8 columns from n,
-// four steps at a time, calling extra(i) after steps 4i .. 4i+3 (fully unrolled, so i is a
-// constant there). In each step the 8 sums advance
-// together (8 independent FMAs hide the FMA latency), B's element broadcast from memory. The
-// work `extra` does (conversions for later steps, the exponent keys) shares the out-of-order
-// window with the FMAs instead of waiting behind them: the FMAs keep both FMA pipes busy, and
-// the rest fits in the dispatch slots left over.
+// four steps at a time, calling extra(i) after steps 4i .. 4i+3 (unrolled, so i is a constant
+// there). In each step the 8 sums advance together (8 independent FMAs hide the FMA latency).
 template <class Extra>
 XMX_MMA_FAST512 void SumColumns(uint32_t n, const double* a_values, const double* b_values,
                                 __m512d* sums, Extra&& extra) {
