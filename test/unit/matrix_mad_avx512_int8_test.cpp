@@ -2,7 +2,7 @@
 // against the portable routines and the reference model: random full-range bytes, every
 // signedness of A and B (each takes its own correction of the unsigned x signed products),
 // the extremes (-128, 127, 255, 0, with C at the ends of int32 so the sums wrap), and Result
-// written over C, B or A. The routine is also called directly through SelectFastAvx512Kernel,
+// written over C, B or A. The routine is also called directly through SelectFastAvx512Int8Kernel,
 // so these tests run it whatever Prepare chooses; they skip on CPUs without AVX512-VNNI, where
 // the AVX2 routine stays (matrix_mad_fast_test.cpp covers it).
 #include <gtest/gtest.h>
@@ -68,7 +68,7 @@ Plan Int8Plan(bool a_signed, bool b_signed) {
 // The VNNI routine for one signedness, through the selector.
 Plan VnniPlan(bool a_signed, bool b_signed) {
   Plan p = Int8Plan(a_signed, b_signed);
-  EXPECT_TRUE(matrix_mad_detail::SelectFastAvx512Kernel(&p));
+  EXPECT_TRUE(matrix_mad_detail::SelectFastAvx512Int8Kernel(&p));
   EXPECT_TRUE(p.hand_vectorized);
   return p;
 }
@@ -133,12 +133,12 @@ TEST(MatrixMadAvx512Int8, ChosenForItsShapeOnly) {
   int4.a_element = int4.b_element = Element::kInt4;
   int4.k = 64;
   for (Plan* other : {&m4, &bf16, &int4}) {
-    EXPECT_FALSE(matrix_mad_detail::SelectFastAvx512Kernel(other));
+    EXPECT_FALSE(matrix_mad_detail::SelectFastAvx512Int8Kernel(other));
     EXPECT_EQ(other->run, nullptr);
   }
   Plan int8 = Int8Plan(true, false);
   const bool vnni = CpuRunsAvx512Vnni();
-  EXPECT_EQ(matrix_mad_detail::SelectFastAvx512Kernel(&int8), vnni);
+  EXPECT_EQ(matrix_mad_detail::SelectFastAvx512Int8Kernel(&int8), vnni);
   EXPECT_EQ(int8.run != nullptr, vnni);
   if (!vnni) GTEST_SKIP() << "the CPU lacks AVX512-VNNI (or AVX-512 F/BW/DQ/VL)";
   for (MmaIsa isa : {MmaIsa::kBest, MmaIsa::kAvx512, MmaIsa::kAvx2}) {

@@ -208,7 +208,7 @@ bool CpuRunsAvx512Vnni() {
 
 }  // namespace
 
-bool SelectFastAvx512Kernel(Plan* plan) {
+bool SelectFastAvx512Int8Kernel(Plan* plan) {
   const Plan& p = *plan;
   const bool a_int8 = p.a_element == Element::kInt8 || p.a_element == Element::kUint8;
   const bool b_int8 = p.b_element == Element::kInt8 || p.b_element == Element::kUint8;

@@ -57,7 +57,11 @@ bool SelectFastAvx2Kernel(Plan* plan);
 // Replaces plan->run with the AVX-512 VNNI routine (matrix_mad_fast_avx512_int8.cpp) when the
 // plan is SG16 M8 K32 int8 and the CPU runs AVX512-VNNI; returns whether it did. x86-64 only;
 // the caller has checked that the CPU runs AVX-512 F, BW, DQ and VL.
-bool SelectFastAvx512Kernel(Plan* plan);
+bool SelectFastAvx512Int8Kernel(Plan* plan);
+// Replaces plan->run with the AVX-512 exact-model routine for SG16 M8 K16 bf16 / fp16
+// (matrix_mad_fast_avx512_float16.cpp) when the plan has that shape; returns whether it did.
+// x86-64 only; the caller has checked that the CPU runs AVX-512 F, BW, DQ and VL.
+bool SelectFastAvx512Float16Kernel(Plan* plan);
 // Fills plan->run and plan->unpack_* for `isa` (not kBest, and one BestIsa() allows). The
 // plan's other fields must be set.
 void SelectKernels(Plan* plan, MmaIsa isa);

@@ -77,9 +77,12 @@ void SelectKernels(Plan* plan, MmaIsa isa) {
       FillAvx2Kernels(plan);
     }
     // The hand-vectorized routines replace the generic Run for the shapes they cover (every
-    // AVX-512 CPU runs AVX2).
+    // AVX-512 CPU runs AVX2), and on AVX-512 CPUs its own routines then replace those of AVX2.
     SelectFastAvx2Kernel(plan);
-    if (isa == MmaIsa::kAvx512) SelectFastAvx512Kernel(plan);
+    if (isa == MmaIsa::kAvx512) {
+      SelectFastAvx512Int8Kernel(plan);
+      SelectFastAvx512Float16Kernel(plan);
+    }
     return;
   }
 #else
