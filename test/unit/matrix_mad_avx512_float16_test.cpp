@@ -6,6 +6,7 @@
 // and written over it. Skipped on CPUs without AVX-512.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -60,6 +61,47 @@ bool CpuRunsAvx512() {
 #define SKIP_WITHOUT_AVX512() \
   if (!CpuRunsAvx512()) GTEST_SKIP() << "the CPU lacks AVX-512 (F, BW, DQ, VL)"
 
+// `slot` (lanes of lane_bytes each) copied lane by lane `stride` bytes apart, the bytes between
+// the lanes garbage that must not be read: an operand as the interpreter's private copies hold it.
+std::vector<uint8_t> Spread(const std::vector<uint8_t>& slot, size_t lane_bytes, size_t stride,
+                            std::mt19937& rng) {
+  const size_t lanes = slot.size() / lane_bytes;
+  std::vector<uint8_t> spread(stride * lanes);
+  for (uint8_t& byte : spread) byte = static_cast<uint8_t>(rng());
+  for (size_t l = 0; l < lanes; ++l) {
+    std::copy_n(&slot[l * lane_bytes], lane_bytes, &spread[l * stride]);
+  }
+  return spread;
+}
+
+// RunInPlace with A, B and C spread `stride` bytes a lane apart (at least their lane bytes), and
+// with A alone spread.
+int CompareInPlace(const Case& t, const MatrixMadKernel& kernel, const Slots& slots,
+                   const std::vector<uint8_t>& want, size_t stride, std::mt19937& rng) {
+  const MatrixMadShape shape = ShapeOf(t);
+  const size_t a_bytes = shape.a.lane_bytes(), b_bytes = shape.b.lane_bytes(),
+               c_bytes = shape.c.lane_bytes();
+  const std::vector<uint8_t> a = Spread(slots.a, a_bytes, std::max(stride, a_bytes), rng);
+  const std::vector<uint8_t> b = Spread(slots.b, b_bytes, std::max(stride, b_bytes), rng);
+  const std::vector<uint8_t> c = Spread(slots.c, c_bytes, std::max(stride, c_bytes), rng);
+  int differences = 0;
+  std::vector<uint8_t> got(want.size(), 0xCD);
+  kernel.RunInPlace(a.data(), std::max(stride, a_bytes), b.data(), std::max(stride, b_bytes),
+                    c.data(), std::max(stride, c_bytes), got.data());
+  if (got != want) {
+    ++differences;
+    ADD_FAILURE() << t.name << ": in place, stride " << stride << ", differs from portable";
+  }
+  std::fill(got.begin(), got.end(), 0xCD);
+  kernel.RunInPlace(a.data(), std::max(stride, a_bytes), slots.b.data(), b_bytes, slots.c.data(),
+                    c_bytes, got.data());
+  if (got != want) {
+    ++differences;
+    ADD_FAILURE() << t.name << ": A alone in place, stride " << stride << ", differs";
+  }
+  return differences;
+}
+
 // Runs `x` through the AVX-512 routine, the AVX2 routine and the portable one, with Result apart
 // from C and over C; every Result slot must be the portable one byte for byte, and the portable
 // one must match the reference model. Returns the number of differing runs.
@@ -96,6 +138,15 @@ int CompareRoutines(const Case& t, const Matrices& x, uint32_t seed) {
     if (in_place != want) {
       ++differences;
       ADD_FAILURE() << t.name << ", seed " << seed << ": AVX-512 over C differs";
+    }
+  }
+  // The in-place form, which the interpreter uses for operands in private memory.
+  if (!avx512->runs_in_place()) {
+    ++differences;
+    ADD_FAILURE() << t.name << ": the AVX-512 routine has no in-place form";
+  } else {
+    for (const size_t stride : {size_t{16}, size_t{48}, size_t{4096 + 20}}) {
+      differences += CompareInPlace(t, *avx512, slots, want, stride, rng);
     }
   }
   // The reference model, element by element (the same check as the other matrix tests).

@@ -16,6 +16,8 @@
 //     converted before), and the exponent keys (16-bit, 32-bit for fp32 C, min / max over the
 //     raw patterns of 512-bit vectors), so that this work overlaps the FMAs instead of forming
 //     phases of its own;
+//   * the operands are read through a lane stride, so the interpreter can hand over operands
+//     that lie in the work-items' private copies without copying them into slots (RunInPlace);
 //   * exact fp32 Results are rounded with vcvtpd2ps alone: the bound holds only without Inf and
 //     NaN inputs, so there is no NaN to replace.
 // On AMD Zen 4 (the development machine) a 512-bit FMA occupies both 256-bit FMA pipes, so the
@@ -25,6 +27,8 @@
 // about 20 ns, the keys and the decision about 20 ns; spreading the conversions more finely or
 // converting 32 elements per instruction did not help, the non-FMA vector work competes with the
 // FMAs for the floating-point pipes.
+#include <cstring>
+
 #include "interp/matrix_mad/matrix_mad_run.hpp"
 
 namespace xmx::interp::matrix_mad_detail {
@@ -36,6 +40,31 @@ constexpr uint32_t kColumns = 16, kRows = 8, kK = 16;
 
 // The helpers are forced inline into the routines, which carry the same target.
 #define XMX_MMA_FAST512 inline __attribute__((always_inline)) XMX_MMA_AVX512
+
+// Lane l of an operand is at first + l * stride: the register slot's lane-major layout (stride
+// the lane's bytes, a constant the compiler folds) or the interpreter's private copies
+// (RunInPlace, which saves copying the operands into slots first).
+struct Lanes {
+  const uint8_t* first;
+  size_t stride;
+  const uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
+};
+
+// The 64 bytes of lanes l .. l + 64 / lane_bytes - 1 (lane_bytes 16 or 32) as one vector.
+template <uint32_t kLaneBytes>
+XMX_MMA_FAST512 __m512i LaneVector(Lanes x, uint32_t l) {
+  if (x.stride == kLaneBytes) return _mm512_loadu_si512(x[l]);
+  if constexpr (kLaneBytes == 32) {
+    const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[l]));
+    const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[l + 1]));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(low), high, 1);
+  } else {
+    __m512i v = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x[l])));
+    v = _mm512_inserti32x4(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[l + 1])), 1);
+    v = _mm512_inserti32x4(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[l + 2])), 2);
+    return _mm512_inserti32x4(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[l + 3])), 3);
+  }
+}
 
 // --- Exponent ranges -----------------------------------------------------------------------------
 //
@@ -50,10 +79,9 @@ struct LaneKeys {
 
 XMX_MMA_FAST512 LaneKeys NewLaneKeys() { return {_mm512_set1_epi32(-1), _mm512_setzero_si512()}; }
 
-// The 32 bf16 / fp16 patterns (k32 false) or 16 fp32 patterns (k32 true) at p.
+// The 32 bf16 / fp16 patterns (k32 false) or 16 fp32 patterns (k32 true) of `bits`.
 template <bool k32>
-XMX_MMA_FAST512 void AddKeys(LaneKeys& keys, const uint8_t* p) {
-  const __m512i bits = _mm512_loadu_si512(p);
+XMX_MMA_FAST512 void AddKeys(LaneKeys& keys, __m512i bits) {
   if constexpr (k32) {
     const __m512i key = _mm512_and_si512(bits, _mm512_set1_epi32(0x7FFFFFFF));
     keys.high = _mm512_max_epu32(keys.high, key);
@@ -105,16 +133,15 @@ struct OperandKeys {
 // A quarter of each operand's keys (quarter q = 0 .. 3): A and B are 256 and 512 bytes of 16-bit
 // patterns, C 512 bytes of fp32 or 256 bytes of 16-bit patterns.
 template <Accumulator kC>
-XMX_MMA_FAST512 void AddQuarterKeys(OperandKeys& keys, uint32_t q, const uint8_t* a,
-                                    const uint8_t* b, const uint8_t* c) {
-  AddKeys<false>(keys.a, a + 64 * q);
-  AddKeys<false>(keys.b, b + 128 * q);
-  AddKeys<false>(keys.b, b + 128 * q + 64);
+XMX_MMA_FAST512 void AddQuarterKeys(OperandKeys& keys, uint32_t q, Lanes a, Lanes b, Lanes c) {
+  AddKeys<false>(keys.a, LaneVector<16>(a, 4 * q));
+  AddKeys<false>(keys.b, LaneVector<32>(b, 4 * q));
+  AddKeys<false>(keys.b, LaneVector<32>(b, 4 * q + 2));
   if constexpr (kC == Accumulator::kFloat) {
-    AddKeys<true>(keys.c, c + 128 * q);
-    AddKeys<true>(keys.c, c + 128 * q + 64);
+    AddKeys<true>(keys.c, LaneVector<32>(c, 4 * q));
+    AddKeys<true>(keys.c, LaneVector<32>(c, 4 * q + 2));
   } else {
-    AddKeys<false>(keys.c, c + 64 * q);
+    AddKeys<false>(keys.c, LaneVector<16>(c, 4 * q));
   }
 }
 
@@ -146,18 +173,20 @@ XMX_MMA_FAST512 __m512d EightAsDoubles(const uint8_t* p) {
 // Element run q (16 bytes, 8 elements) of A or B into the working array, which keeps the slot's
 // order: A lane k is run k and holds column k of A (rows 0-7), so a_values is [k][row]; B lane
 // j is runs 2j and 2j+1 and holds column j's 16 rows, so b_values is [column][k].
-template <Element kElement>
-XMX_MMA_FAST512 void ConvertRun(const uint8_t* slot, uint32_t q, double* values) {
-  _mm512_store_pd(values + 8 * q, EightAsDoubles<kElement>(slot + 16 * q));
+template <Element kElement, uint32_t kLaneBytes>
+XMX_MMA_FAST512 void ConvertRun(Lanes slot, uint32_t q, double* values) {
+  static_assert(kLaneBytes == 16 || kLaneBytes == 32);
+  const uint8_t* run = kLaneBytes == 16 ? slot[q] : slot[q / 2] + 16 * (q % 2);
+  _mm512_store_pd(values + 8 * q, EightAsDoubles<kElement>(run));
 }
 
 // C lane n (column n, 8 rows) as doubles.
 template <Accumulator kC>
-XMX_MMA_FAST512 __m512d CColumn(const uint8_t* c, uint32_t n) {
+XMX_MMA_FAST512 __m512d CColumn(Lanes c, uint32_t n) {
   if constexpr (kC == Accumulator::kFloat) {
-    return _mm512_cvtps_pd(_mm256_loadu_ps(reinterpret_cast<const float*>(c + 32 * n)));
+    return _mm512_cvtps_pd(_mm256_loadu_ps(reinterpret_cast<const float*>(c[n])));
   } else {
-    return EightAsDoubles<kCElement<kC>>(c + 16 * n);
+    return EightAsDoubles<kCElement<kC>>(c[n]);
   }
 }
 
@@ -197,7 +226,7 @@ struct NoExtraWork {
 };
 
 template <Accumulator kC>
-XMX_MMA_FAST512 void LoadCBlock(const uint8_t* c, uint32_t n, __m512d* sums) {
+XMX_MMA_FAST512 void LoadCBlock(Lanes c, uint32_t n, __m512d* sums) {
   for (uint32_t j = 0; j < 8; ++j) sums[j] = CColumn<kC>(c, n + j);
 }
 
@@ -212,18 +241,18 @@ XMX_MMA_FAST512 void StoreSums(uint32_t n, const __m512d* sums, double* acc) {
 // the second block's B; and it takes a quarter of each operand's keys.
 template <Element kElement, Accumulator kC>
 struct FirstBlockWork {
-  const uint8_t *a, *b, *c;
+  Lanes a, b, c;
   double *a_values, *b_values;
   OperandKeys* keys;
   XMX_MMA_FAST512 void operator()(uint32_t i) const {
     if (i < 3) {
-      for (uint32_t k = 4 * i + 4; k < 4 * i + 8; ++k) ConvertRun<kElement>(a, k, a_values);
+      for (uint32_t k = 4 * i + 4; k < 4 * i + 8; ++k) ConvertRun<kElement, 16>(a, k, a_values);
     }
     if (i < 2) {
-      for (uint32_t j = 4 * i; j < 4 * i + 4; ++j) ConvertRun<kElement>(b, 2 * j + 1, b_values);
+      for (uint32_t j = 4 * i; j < 4 * i + 4; ++j) ConvertRun<kElement, 32>(b, 2 * j + 1, b_values);
     } else {
       for (uint32_t q = 16 + 8 * (i - 2); q < 24 + 8 * (i - 2); ++q) {
-        ConvertRun<kElement>(b, q, b_values);
+        ConvertRun<kElement, 32>(b, q, b_values);
       }
     }
     AddQuarterKeys<kC>(*keys, i, a, b, c);
@@ -233,11 +262,10 @@ struct FirstBlockWork {
 // The common case: both blocks' sums into acc, exactness decided from the keys at the end, the
 // refinement (rarely) on the same arrays, then the rounding.
 template <Element kElement, Accumulator kC>
-XMX_MMA_AVX512 void RunFloat16ExactAvx512(const Plan& p, const uint8_t* a, const uint8_t* b,
-                                          const uint8_t* c, uint8_t* result) {
+XMX_MMA_FAST512 void Float16ExactAvx512(const Plan& p, Lanes a, Lanes b, Lanes c, uint8_t* result) {
   alignas(64) double a_values[kK * kRows], b_values[kColumns * kK], acc[kColumns * kRows];
-  for (uint32_t j = 0; j < 8; ++j) ConvertRun<kElement>(b, 2 * j, b_values);
-  for (uint32_t k = 0; k < 4; ++k) ConvertRun<kElement>(a, k, a_values);
+  for (uint32_t j = 0; j < 8; ++j) ConvertRun<kElement, 32>(b, 2 * j, b_values);
+  for (uint32_t k = 0; k < 4; ++k) ConvertRun<kElement, 16>(a, k, a_values);
   OperandKeys keys{NewLaneKeys(), NewLaneKeys(), NewLaneKeys()};
   __m512d sums[8];
   LoadCBlock<kC>(c, 0, sums);
@@ -248,7 +276,18 @@ XMX_MMA_AVX512 void RunFloat16ExactAvx512(const Plan& p, const uint8_t* a, const
   SumColumns(8, a_values, b_values, sums, NoExtraWork{});
   StoreSums(8, sums, acc);
   const bool exact = SumsAreExact<kElement, kC>(p, keys);
-  if (!exact) RefineInexactSums(p, 0, a_values, b_values, c, acc);
+  if (!exact) {
+    // The refinement reads C from a register slot: C in place is copied into one first.
+    alignas(64) uint8_t c_slot[kColumns * 32];
+    const uint32_t c_lane_bytes = kC == Accumulator::kFloat ? 32 : 16;
+    if (c.stride != c_lane_bytes) {
+      for (uint32_t n = 0; n < kColumns; ++n) {
+        std::memcpy(c_slot + n * c_lane_bytes, c[n], c_lane_bytes);
+      }
+      c = {c_slot, c_lane_bytes};
+    }
+    RefineInexactSums(p, 0, a_values, b_values, c.first, acc);
+  }
   if (p.result_format == Accumulator::kFloat) {
     for (uint32_t n = 0; n < kColumns; ++n) {
       const __m512d sum = _mm512_load_pd(acc + kRows * n);
@@ -262,6 +301,34 @@ XMX_MMA_AVX512 void RunFloat16ExactAvx512(const Plan& p, const uint8_t* a, const
     }
   } else {
     StoreFloatResults<kRows>(p, acc, 0, result);
+  }
+}
+
+// The entry points: operands in register slots (Run) or read in place (RunInPlace).
+template <Element kElement, Accumulator kC>
+XMX_MMA_AVX512 void RunFloat16ExactAvx512(const Plan& p, const uint8_t* a, const uint8_t* b,
+                                          const uint8_t* c, uint8_t* result) {
+  Float16ExactAvx512<kElement, kC>(p, {a, 16}, {b, 32}, {c, kC == Accumulator::kFloat ? 32u : 16u},
+                                   result);
+}
+
+template <Element kElement, Accumulator kC>
+XMX_MMA_AVX512 void RunFloat16ExactAvx512InPlace(const Plan& p, const uint8_t* a, size_t a_stride,
+                                                 const uint8_t* b, size_t b_stride,
+                                                 const uint8_t* c, size_t c_stride,
+                                                 uint8_t* result) {
+  Float16ExactAvx512<kElement, kC>(p, {a, a_stride}, {b, b_stride}, {c, c_stride}, result);
+}
+
+template <Element kElement>
+RunInPlaceFn ExactInPlaceFor(Accumulator c_format) {
+  switch (c_format) {
+    case Accumulator::kHalf:
+      return &RunFloat16ExactAvx512InPlace<kElement, Accumulator::kHalf>;
+    case Accumulator::kBFloat16:
+      return &RunFloat16ExactAvx512InPlace<kElement, Accumulator::kBFloat16>;
+    default:
+      return &RunFloat16ExactAvx512InPlace<kElement, Accumulator::kFloat>;
   }
 }
 
@@ -289,8 +356,11 @@ bool SelectFastAvx512Float16Kernel(Plan* plan) {
                      p.padded_rows == kRows && p.a_phases == 1 && p.a_component_bytes == 2 &&
                      p.k == kK && p.b_lane_bytes == kK * 2;
   if (!float16 || !shape || p.model != MmaFloatModel::kExact) return false;
-  plan->run = p.a_element == Element::kBFloat16 ? ExactFor<Element::kBFloat16>(p.c_format)
-                                                : ExactFor<Element::kHalf>(p.c_format);
+  const bool bf16 = p.a_element == Element::kBFloat16;
+  plan->run =
+      bf16 ? ExactFor<Element::kBFloat16>(p.c_format) : ExactFor<Element::kHalf>(p.c_format);
+  plan->run_in_place = bf16 ? ExactInPlaceFor<Element::kBFloat16>(p.c_format)
+                            : ExactInPlaceFor<Element::kHalf>(p.c_format);
   plan->hand_vectorized = true;
   return true;
 }
