@@ -86,18 +86,47 @@ int CompareInPlace(const Case& t, const MatrixMadKernel& kernel, const Slots& sl
   const std::vector<uint8_t> c = Spread(slots.c, c_bytes, std::max(stride, c_bytes), rng);
   int differences = 0;
   std::vector<uint8_t> got(want.size(), 0xCD);
+  const size_t result_bytes = shape.result.lane_bytes();
   kernel.RunInPlace(a.data(), std::max(stride, a_bytes), b.data(), std::max(stride, b_bytes),
-                    c.data(), std::max(stride, c_bytes), got.data());
+                    c.data(), std::max(stride, c_bytes), got.data(), result_bytes);
   if (got != want) {
     ++differences;
     ADD_FAILURE() << t.name << ": in place, stride " << stride << ", differs from portable";
   }
   std::fill(got.begin(), got.end(), 0xCD);
   kernel.RunInPlace(a.data(), std::max(stride, a_bytes), slots.b.data(), b_bytes, slots.c.data(),
-                    c_bytes, got.data());
+                    c_bytes, got.data(), result_bytes);
   if (got != want) {
     ++differences;
     ADD_FAILURE() << t.name << ": A alone in place, stride " << stride << ", differs";
+  }
+  // Result in place too, spread like C, and over C when it is as wide (the interpreter's folded
+  // store of an accumulator): every lane where it belongs, the bytes between the lanes untouched.
+  const size_t result_stride = std::max(stride, result_bytes);
+  std::vector<uint8_t> spread =
+      Spread(std::vector<uint8_t>(want.size(), 0), result_bytes, result_stride, rng);
+  std::vector<uint8_t> expected = spread;
+  for (size_t l = 0; l < 16; ++l) {
+    std::copy_n(&want[l * result_bytes], result_bytes, &expected[l * result_stride]);
+  }
+  kernel.RunInPlace(a.data(), std::max(stride, a_bytes), b.data(), std::max(stride, b_bytes),
+                    c.data(), std::max(stride, c_bytes), spread.data(), result_stride);
+  if (spread != expected) {
+    ++differences;
+    ADD_FAILURE() << t.name << ": Result in place, stride " << stride << ", differs";
+  }
+  if (result_bytes == c_bytes) {
+    std::vector<uint8_t> over_c = c;
+    std::vector<uint8_t> expected_c = c;
+    for (size_t l = 0; l < 16; ++l) {
+      std::copy_n(&want[l * result_bytes], result_bytes, &expected_c[l * result_stride]);
+    }
+    kernel.RunInPlace(a.data(), std::max(stride, a_bytes), b.data(), std::max(stride, b_bytes),
+                      over_c.data(), result_stride, over_c.data(), result_stride);
+    if (over_c != expected_c) {
+      ++differences;
+      ADD_FAILURE() << t.name << ": Result in place over C, stride " << stride << ", differs";
+    }
   }
   return differences;
 }

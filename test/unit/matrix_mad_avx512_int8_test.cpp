@@ -205,12 +205,21 @@ TEST(MatrixMadAvx512Int8, InPlaceOperandsMatchRegisterSlots) {
       std::vector<uint8_t> want(32 * 16), got(32 * 16, 0xCD);
       plan.run(plan, a.data(), b.data(), c.data(), want.data());
       plan.run_in_place(plan, a_far.data(), a_stride, b_far.data(), bc_stride, c_far.data(),
-                        bc_stride, got.data());
+                        bc_stride, got.data(), 32);
       EXPECT_EQ(got, want) << "signs " << signs << ", stride " << stride;
       // Operands mixed: A in place, B and C in their slots.
       std::fill(got.begin(), got.end(), 0xCD);
-      plan.run_in_place(plan, a_far.data(), a_stride, b.data(), 32, c.data(), 32, got.data());
+      plan.run_in_place(plan, a_far.data(), a_stride, b.data(), 32, c.data(), 32, got.data(), 32);
       EXPECT_EQ(got, want) << "signs " << signs << ", stride " << stride << ", A alone in place";
+      // Result in place over C (the interpreter's folded store of an accumulator): every lane
+      // where C was, the bytes between the lanes untouched.
+      std::vector<uint8_t> expected = c_far;
+      for (size_t lane = 0; lane < 16; ++lane) {
+        std::copy_n(&want[lane * 32], 32, &expected[lane * bc_stride]);
+      }
+      plan.run_in_place(plan, a_far.data(), a_stride, b_far.data(), bc_stride, c_far.data(),
+                        bc_stride, c_far.data(), bc_stride);
+      EXPECT_EQ(c_far, expected) << "signs " << signs << ", stride " << stride << ", over C";
     }
   }
 }

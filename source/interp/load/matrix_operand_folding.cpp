@@ -85,6 +85,7 @@ MatrixOperandFolds FindMatrixOperandFolds(const ir::Function& function) {
         if (next.opcode() == spv::Op::OpStore && next.num_operands() >= 2 &&
             next.word(1) == inst.result_id()) {
           folds.stores[&inst] = &next;
+          if (uses[inst.result_id()] == 1) folds.stored_only.insert(&inst);
           break;
         }
         if (!RegistersOnly(next.opcode())) break;

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "xmx/module.hpp"
 
@@ -37,6 +38,9 @@ struct MatrixOperandFolds {
   // Candidates (above): each load mapped to the matrix instruction that reads it, each matrix
   // instruction to the store of its result.
   std::unordered_map<const ir::Instruction*, const ir::Instruction*> loads, stores;
+  // The matrix instructions among `stores` whose result nothing but that store reads: when the
+  // store is folded, the result need not be kept in its register slot at all.
+  std::unordered_set<const ir::Instruction*> stored_only;
   // Filled while the function is bound: the candidate loads the loader folded (result id ->
   // access), and for each candidate store, once its matrix instruction is bound, where that
   // instruction keeps its store and its count of folded instructions.

@@ -19,6 +19,9 @@ struct MatrixMadData {
   // const), when the loader reaches the store: mutable for that.
   mutable FoldedPrivateAccess store;  // of the Result
   mutable uint32_t folded = 0;        // instructions folded in, counted as executed here
+  // Nothing but the store reads the Result (matrix_operand_folding.hpp): once the store is
+  // folded, a routine that writes in place may write the Result straight to private memory.
+  bool result_stored_only = false;
 };
 
 // Every lane of the subgroup is a work-item and active: RequireWholeSubgroup's passing test,
@@ -45,7 +48,7 @@ inline __attribute__((always_inline)) void MoveFolded(Subgroup& sg, const Subgro
 
 // Where lane l of an operand lies for MatrixMadKernel::RunInPlace: at first + l * stride.
 struct InPlaceOperand {
-  const uint8_t* first;
+  uint8_t* first;
   size_t stride;
 };
 
@@ -76,15 +79,21 @@ inline __attribute__((always_inline)) const Instr* MatrixMadFolded(Subgroup& sg,
   }
   const MatrixMadData& d = *static_cast<const MatrixMadData*>(in->data);
   const SubgroupPrivate p = SubgroupPrivate::Of(sg);
+  bool stored = false;  // the Result is already in private memory
   if (d.kernel.runs_in_place() && p.all_lanes) {
     // The routine reads the folded operands in the work-items' private copies, lane by lane at
     // the private stride, and the others in their register slots: the loads' slots have no
-    // other reader (matrix_operand_folding.hpp), so they need not be filled.
+    // other reader (matrix_operand_folding.hpp), so they need not be filled. The Result goes
+    // straight to private memory when nothing but its folded store reads it.
     const InPlaceOperand a = OperandInPlace(sg, p, d.loads[0], in->op[0], d.kernel.a_lane_bytes());
     const InPlaceOperand b = OperandInPlace(sg, p, d.loads[1], in->op[1], d.kernel.b_lane_bytes());
     const InPlaceOperand c = OperandInPlace(sg, p, d.loads[2], in->op[2], d.kernel.c_lane_bytes());
-    d.kernel.RunInPlace(a.first, a.stride, b.first, b.stride, c.first, c.stride,
-                        sg.regs + in->result);
+    stored = d.result_stored_only && d.store.size != 0;
+    const InPlaceOperand result =
+        stored ? OperandInPlace(sg, p, d.store, in->result, 0)
+               : InPlaceOperand{sg.regs + in->result, d.kernel.result_lane_bytes()};
+    d.kernel.RunInPlace(a.first, a.stride, b.first, b.stride, c.first, c.stride, result.first,
+                        result.stride);
   } else {
     MoveFolded<false>(sg, p, d.loads[0]);
     MoveFolded<false>(sg, p, d.loads[1]);
@@ -93,7 +102,7 @@ inline __attribute__((always_inline)) const Instr* MatrixMadFolded(Subgroup& sg,
                  sg.regs + in->result);
   }
   ++sg.matrix_instructions;
-  MoveFolded<true>(sg, p, d.store);
+  if (!stored) MoveFolded<true>(sg, p, d.store);
   sg.folded_instructions += d.folded;
   sg.lane_instructions += uint64_t{d.folded} * sg.active;
   return in + 1;
@@ -188,7 +197,7 @@ bool BindMatrixMad(Loader& loader, const ir::Instruction& inst, Instr& out) {
   out.op[1] = loader.Slot(operands->b);
   out.op[2] = loader.Slot(operands->c);
   MatrixOperandFolds& folds = loader.matrix_folds();
-  MatrixMadData data{*kernel, {}, {}, 0};
+  MatrixMadData data{*kernel, {}, {}, 0, false};
   const uint32_t ids[] = {operands->a, operands->b, operands->c};
   for (int i = 0; i < 3; ++i) {
     auto folded = folds.folded_loads.find(ids[i]);
@@ -197,6 +206,7 @@ bool BindMatrixMad(Loader& loader, const ir::Instruction& inst, Instr& out) {
     ++data.folded;
     folds.folded_loads.erase(folded);
   }
+  data.result_stored_only = folds.stored_only.count(&inst) != 0;
   // The store, if the loader folds it when it reaches it, completes this instruction's data.
   const MatrixMadData* owned = loader.program().Own(data);
   if (auto store = folds.stores.find(&inst); store != folds.stores.end()) {

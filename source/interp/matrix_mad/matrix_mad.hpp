@@ -108,11 +108,13 @@ struct ExponentRange {
 
 using RunFn = void (*)(const Plan& plan, const uint8_t* a, const uint8_t* b, const uint8_t* c,
                        uint8_t* result);
-// Run with A, B and C read where they lie rather than from register slots: lane l's part of each
-// at its pointer + l * its stride (a work-item's private copy, say; every stride at least the
-// operand's lane bytes). Result is a register slot, written after every input has been read.
+// Run with the operands where they lie rather than in register slots: lane l's part of each at
+// its pointer + l * its stride (a work-item's private copy, say; every stride at least the
+// operand's lane bytes). Result is written after every input has been read, so it may lie over
+// C, A or B with the same stride.
 using RunInPlaceFn = void (*)(const Plan& plan, const uint8_t* a, size_t a_stride, const uint8_t* b,
-                              size_t b_stride, const uint8_t* c, size_t c_stride, uint8_t* result);
+                              size_t b_stride, const uint8_t* c, size_t c_stride, uint8_t* result,
+                              size_t result_stride);
 // Reads one operand's elements (of one half, for A) out of its register slot into the kernel's
 // working arrays, converted to the arithmetic's value type; returns their exponent range (float
 // data only).
@@ -164,15 +166,17 @@ class MatrixMadKernel {
   // lane by lane have it, so that a caller whose operands lie in memory with a per-lane stride
   // (the interpreter's private copies) need not copy them into register slots first.
   bool runs_in_place() const { return plan_.run_in_place != nullptr; }
-  // Run with A, B and C lane l at a + l * a_stride (and so on); only when runs_in_place().
+  // Run with A, B, C and Result lane l at a + l * a_stride (and so on); only when
+  // runs_in_place().
   void RunInPlace(const uint8_t* a, size_t a_stride, const uint8_t* b, size_t b_stride,
-                  const uint8_t* c, size_t c_stride, uint8_t* result) const {
-    plan_.run_in_place(plan_, a, a_stride, b, b_stride, c, c_stride, result);
+                  const uint8_t* c, size_t c_stride, uint8_t* result, size_t result_stride) const {
+    plan_.run_in_place(plan_, a, a_stride, b, b_stride, c, c_stride, result, result_stride);
   }
-  // Bytes per lane of A, B and C in a register slot.
+  // Bytes per lane of A, B, C and Result in a register slot.
   uint32_t a_lane_bytes() const { return plan_.a_lane_bytes; }
   uint32_t b_lane_bytes() const { return plan_.b_lane_bytes; }
   uint32_t c_lane_bytes() const { return plan_.c_lane_bytes; }
+  uint32_t result_lane_bytes() const { return plan_.result_lane_bytes; }
 
   uint32_t m() const { return plan_.m; }        // rows
   uint32_t n() const { return plan_.columns; }  // columns (16 in the paired form)

@@ -66,6 +66,13 @@ XMX_MMA_FAST512 __m512i LaneVector(Lanes x, uint32_t l) {
   }
 }
 
+// Result lane l is at first + l * stride, like Lanes.
+struct ResultLanes {
+  uint8_t* first;
+  size_t stride;
+  uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
+};
+
 // --- Exponent ranges -----------------------------------------------------------------------------
 //
 // A key is a pattern without its sign, which orders like the magnitude within a format (Inf and
@@ -191,11 +198,11 @@ XMX_MMA_FAST512 __m512d CColumn(Lanes c, uint32_t n) {
 }
 
 // fp32 Result lane n from its sum: one rounding to nearest even, NaN as the canonical quiet NaN.
-XMX_MMA_FAST512 void StoreFloatColumn(uint8_t* result, uint32_t n, __m512d sum) {
+XMX_MMA_FAST512 void StoreFloatColumn(ResultLanes result, uint32_t n, __m512d sum) {
   const __mmask8 nan = _mm512_cmp_pd_mask(sum, sum, _CMP_UNORD_Q);
   const __m256 rounded = _mm256_mask_mov_ps(_mm512_cvtpd_ps(sum), nan,
                                             _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000)));
-  _mm256_storeu_ps(reinterpret_cast<float*>(result + 32 * n), rounded);
+  _mm256_storeu_ps(reinterpret_cast<float*>(result[n]), rounded);
 }
 
 // --- The sums ------------------------------------------------------------------------------------
@@ -262,7 +269,8 @@ struct FirstBlockWork {
 // The common case: both blocks' sums into acc, exactness decided from the keys at the end, the
 // refinement (rarely) on the same arrays, then the rounding.
 template <Element kElement, Accumulator kC>
-XMX_MMA_FAST512 void Float16ExactAvx512(const Plan& p, Lanes a, Lanes b, Lanes c, uint8_t* result) {
+XMX_MMA_FAST512 void Float16ExactAvx512(const Plan& p, Lanes a, Lanes b, Lanes c,
+                                        ResultLanes result) {
   alignas(64) double a_values[kK * kRows], b_values[kColumns * kK], acc[kColumns * kRows];
   for (uint32_t j = 0; j < 8; ++j) ConvertRun<kElement, 32>(b, 2 * j, b_values);
   for (uint32_t k = 0; k < 4; ++k) ConvertRun<kElement, 16>(a, k, a_values);
@@ -294,13 +302,18 @@ XMX_MMA_FAST512 void Float16ExactAvx512(const Plan& p, Lanes a, Lanes b, Lanes c
       if (exact) {
         // The bound holds only when no input is Inf or NaN, so exact sums are finite and need
         // no NaN replacement: one rounding to nearest even.
-        _mm256_storeu_ps(reinterpret_cast<float*>(result + 32 * n), _mm512_cvtpd_ps(sum));
+        _mm256_storeu_ps(reinterpret_cast<float*>(result[n]), _mm512_cvtpd_ps(sum));
       } else {
         StoreFloatColumn(result, n, sum);
       }
     }
+  } else if (result.stride == 16) {
+    StoreFloatResults<kRows>(p, acc, 0, result.first);
   } else {
-    StoreFloatResults<kRows>(p, acc, 0, result);
+    // 16-bit Results in place: encoded into a slot, then moved lane by lane.
+    alignas(64) uint8_t slot[kColumns * 16];
+    StoreFloatResults<kRows>(p, acc, 0, slot);
+    for (uint32_t n = 0; n < kColumns; ++n) std::memcpy(result[n], slot + 16 * n, 16);
   }
 }
 
@@ -309,15 +322,16 @@ template <Element kElement, Accumulator kC>
 XMX_MMA_AVX512 void RunFloat16ExactAvx512(const Plan& p, const uint8_t* a, const uint8_t* b,
                                           const uint8_t* c, uint8_t* result) {
   Float16ExactAvx512<kElement, kC>(p, {a, 16}, {b, 32}, {c, kC == Accumulator::kFloat ? 32u : 16u},
-                                   result);
+                                   {result, p.result_format == Accumulator::kFloat ? 32u : 16u});
 }
 
 template <Element kElement, Accumulator kC>
 XMX_MMA_AVX512 void RunFloat16ExactAvx512InPlace(const Plan& p, const uint8_t* a, size_t a_stride,
                                                  const uint8_t* b, size_t b_stride,
-                                                 const uint8_t* c, size_t c_stride,
-                                                 uint8_t* result) {
-  Float16ExactAvx512<kElement, kC>(p, {a, a_stride}, {b, b_stride}, {c, c_stride}, result);
+                                                 const uint8_t* c, size_t c_stride, uint8_t* result,
+                                                 size_t result_stride) {
+  Float16ExactAvx512<kElement, kC>(p, {a, a_stride}, {b, b_stride}, {c, c_stride},
+                                   {result, result_stride});
 }
 
 template <Element kElement>

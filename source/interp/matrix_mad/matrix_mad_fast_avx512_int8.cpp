@@ -64,6 +64,13 @@ struct Lanes {
   const uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
 };
 
+// Result lane l is at first + l * stride, like Lanes.
+struct ResultLanes {
+  uint8_t* first;
+  size_t stride;
+  uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
+};
+
 // Lanes l and l + 1 of 16 bytes each, as one vector.
 XMX_MMA_VNNI_INLINE __m256i TwoLanes128(Lanes x, uint32_t l) {
   if (x.stride == 16) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[l]));
@@ -115,7 +122,7 @@ XMX_MMA_VNNI_INLINE __m512i ColumnSums(const __m512i* b_lanes) {
 }
 
 template <bool kASigned, bool kBSigned>
-XMX_MMA_VNNI_INLINE void Int8Vnni(Lanes a, Lanes b, Lanes c, uint8_t* result) {
+XMX_MMA_VNNI_INLINE void Int8Vnni(Lanes a, Lanes b, Lanes c, ResultLanes result) {
   constexpr int32_t kSignFlip = -128;  // the byte 0x80
   // a_u: A's quads, moved to unsigned when A is signed.
   __m256i quads[kQuads];
@@ -180,7 +187,7 @@ XMX_MMA_VNNI_INLINE void Int8Vnni(Lanes a, Lanes b, Lanes c, uint8_t* result) {
     __m256i sum = acc[n];
     if constexpr (!kBSigned) sum = _mm256_add_epi32(sum, row_term);
     if constexpr (kASigned) sum = _mm256_sub_epi32(sum, _mm256_set1_epi32(column_term[n]));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(result + 32 * n), sum);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(result[n]), sum);
   }
 }
 
@@ -188,14 +195,15 @@ XMX_MMA_VNNI_INLINE void Int8Vnni(Lanes a, Lanes b, Lanes c, uint8_t* result) {
 template <bool kASigned, bool kBSigned>
 XMX_MMA_VNNI void RunInt8Sg16M8Vnni(const Plan& /*plan*/, const uint8_t* a, const uint8_t* b,
                                     const uint8_t* c, uint8_t* result) {
-  Int8Vnni<kASigned, kBSigned>({a, 16}, {b, 32}, {c, 32}, result);
+  Int8Vnni<kASigned, kBSigned>({a, 16}, {b, 32}, {c, 32}, {result, 32});
 }
 
 template <bool kASigned, bool kBSigned>
 XMX_MMA_VNNI void RunInt8Sg16M8VnniInPlace(const Plan& /*plan*/, const uint8_t* a, size_t a_stride,
                                            const uint8_t* b, size_t b_stride, const uint8_t* c,
-                                           size_t c_stride, uint8_t* result) {
-  Int8Vnni<kASigned, kBSigned>({a, a_stride}, {b, b_stride}, {c, c_stride}, result);
+                                           size_t c_stride, uint8_t* result, size_t result_stride) {
+  Int8Vnni<kASigned, kBSigned>({a, a_stride}, {b, b_stride}, {c, c_stride},
+                               {result, result_stride});
 }
 
 bool CpuRunsAvx512Vnni() {
