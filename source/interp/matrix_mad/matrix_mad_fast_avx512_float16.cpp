@@ -334,27 +334,22 @@ XMX_MMA_AVX512 void RunFloat16ExactAvx512InPlace(const Plan& p, const uint8_t* a
                                    {result, result_stride});
 }
 
-template <Element kElement>
-RunInPlaceFn ExactInPlaceFor(Accumulator c_format) {
-  switch (c_format) {
-    case Accumulator::kHalf:
-      return &RunFloat16ExactAvx512InPlace<kElement, Accumulator::kHalf>;
-    case Accumulator::kBFloat16:
-      return &RunFloat16ExactAvx512InPlace<kElement, Accumulator::kBFloat16>;
-    default:
-      return &RunFloat16ExactAvx512InPlace<kElement, Accumulator::kFloat>;
-  }
+// Both entry points for one element type and C format into the plan.
+template <Element kElement, Accumulator kC>
+void InstallExact(Plan* plan) {
+  plan->run = &RunFloat16ExactAvx512<kElement, kC>;
+  plan->run_in_place = &RunFloat16ExactAvx512InPlace<kElement, kC>;
 }
 
 template <Element kElement>
-RunFn ExactFor(Accumulator c_format) {
-  switch (c_format) {
+void InstallExactFor(Plan* plan) {
+  switch (plan->c_format) {
     case Accumulator::kHalf:
-      return &RunFloat16ExactAvx512<kElement, Accumulator::kHalf>;
+      return InstallExact<kElement, Accumulator::kHalf>(plan);
     case Accumulator::kBFloat16:
-      return &RunFloat16ExactAvx512<kElement, Accumulator::kBFloat16>;
+      return InstallExact<kElement, Accumulator::kBFloat16>(plan);
     default:
-      return &RunFloat16ExactAvx512<kElement, Accumulator::kFloat>;
+      return InstallExact<kElement, Accumulator::kFloat>(plan);
   }
 }
 
@@ -370,11 +365,11 @@ bool SelectFastAvx512Float16Kernel(Plan* plan) {
                      p.padded_rows == kRows && p.a_phases == 1 && p.a_component_bytes == 2 &&
                      p.k == kK && p.b_lane_bytes == kK * 2;
   if (!float16 || !shape || p.model != MmaFloatModel::kExact) return false;
-  const bool bf16 = p.a_element == Element::kBFloat16;
-  plan->run =
-      bf16 ? ExactFor<Element::kBFloat16>(p.c_format) : ExactFor<Element::kHalf>(p.c_format);
-  plan->run_in_place = bf16 ? ExactInPlaceFor<Element::kBFloat16>(p.c_format)
-                            : ExactInPlaceFor<Element::kHalf>(p.c_format);
+  if (p.a_element == Element::kBFloat16) {
+    InstallExactFor<Element::kBFloat16>(plan);
+  } else {
+    InstallExactFor<Element::kHalf>(plan);
+  }
   plan->hand_vectorized = true;
   return true;
 }
