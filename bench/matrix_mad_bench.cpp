@@ -79,9 +79,10 @@ uint16_t WideBFloat16(std::mt19937& rng) {
 }
 
 // int8 elements of the GEMM benchmarks (run_bench: -8 .. 8), and of quantized data using the
-// symmetric range -127 .. 127. The hand-vectorized int8 routine sums byte products in 16 bits
-// as far as the elements' magnitudes allow (matrix_mad_fast_avx2.cpp): eight quads of k for the
-// first, one for the second, and random bytes (with -128) take its 16-bit widening routine.
+// symmetric range -127 .. 127. The AVX2 int8 routine sums byte products in 16 bits as far as the
+// elements' magnitudes allow (matrix_mad_fast_avx2.cpp): eight quads of k for the first, one for
+// the second, and random bytes (with -128) take its 16-bit widening routine. The AVX-512 VNNI
+// routine (matrix_mad_fast_avx512_int8.cpp) costs the same for every input.
 uint8_t SmallInt8(std::mt19937& rng) {
   return static_cast<uint8_t>(static_cast<int>(rng() % 17) - 8);
 }
@@ -111,7 +112,7 @@ void RunKernel(benchmark::State& state, const MatrixMadShape& shape, MmaFloatMod
   }
   state.SetItemsProcessed(state.iterations());
   // The family, and "hand-vectorized" when Prepare chose one of the routines written for the
-  // shapes GEMMs use most (matrix_mad_fast_avx2.cpp) over the generic templates.
+  // shapes GEMMs use most (matrix_mad_fast_*.cpp) over the generic templates.
   std::string label = kernel->isa() == MmaIsa::kAvx512 ? "avx512"
                       : kernel->isa() == MmaIsa::kAvx2 ? "avx2"
                                                        : "portable";

@@ -142,7 +142,7 @@ struct Plan {
   RunFn run = nullptr;
   RunInPlaceFn run_in_place = nullptr;  // the routines that have that form; null otherwise
   UnpackFn unpack_a = nullptr, unpack_b = nullptr;
-  bool hand_vectorized = false;  // run is one of matrix_mad_fast_avx2.cpp's routines
+  bool hand_vectorized = false;  // run is one of matrix_mad_fast_*.cpp's routines
 };
 
 }  // namespace matrix_mad_detail
