@@ -74,59 +74,55 @@ std::vector<uint8_t> Spread(const std::vector<uint8_t>& slot, size_t lane_bytes,
   return spread;
 }
 
-// RunInPlace with A, B and C spread `stride` bytes a lane apart (at least their lane bytes), and
-// with A alone spread.
+// `memory` with `lanes` (lane_bytes each) written `stride` bytes apart, the rest kept.
+std::vector<uint8_t> WithLanes(std::vector<uint8_t> memory, const std::vector<uint8_t>& lanes,
+                               size_t lane_bytes, size_t stride) {
+  for (size_t l = 0; l < lanes.size() / lane_bytes; ++l) {
+    std::copy_n(&lanes[l * lane_bytes], lane_bytes, &memory[l * stride]);
+  }
+  return memory;
+}
+
+// RunInPlace with the operands spread `stride` bytes a lane apart (at least their lane bytes):
+// A, B and C spread and Result in a slot; A alone spread; Result spread too, and over C when it
+// is as wide (the interpreter's folded store of an accumulator), every Result lane where it
+// belongs and the bytes between the lanes untouched.
 int CompareInPlace(const Case& t, const MatrixMadKernel& kernel, const Slots& slots,
                    const std::vector<uint8_t>& want, size_t stride, std::mt19937& rng) {
   const MatrixMadShape shape = ShapeOf(t);
   const size_t a_bytes = shape.a.lane_bytes(), b_bytes = shape.b.lane_bytes(),
-               c_bytes = shape.c.lane_bytes();
-  const std::vector<uint8_t> a = Spread(slots.a, a_bytes, std::max(stride, a_bytes), rng);
-  const std::vector<uint8_t> b = Spread(slots.b, b_bytes, std::max(stride, b_bytes), rng);
-  const std::vector<uint8_t> c = Spread(slots.c, c_bytes, std::max(stride, c_bytes), rng);
+               c_bytes = shape.c.lane_bytes(), result_bytes = shape.result.lane_bytes();
+  const size_t a_stride = std::max(stride, a_bytes), b_stride = std::max(stride, b_bytes),
+               c_stride = std::max(stride, c_bytes), result_stride = std::max(stride, result_bytes);
+  const std::vector<uint8_t> a = Spread(slots.a, a_bytes, a_stride, rng);
+  const std::vector<uint8_t> b = Spread(slots.b, b_bytes, b_stride, rng);
+  const std::vector<uint8_t> c = Spread(slots.c, c_bytes, c_stride, rng);
   int differences = 0;
+  auto expect = [&](const std::vector<uint8_t>& got, const std::vector<uint8_t>& expected,
+                    const char* what) {
+    if (got == expected) return;
+    ++differences;
+    ADD_FAILURE() << t.name << ": " << what << ", stride " << stride << ", differs";
+  };
   std::vector<uint8_t> got(want.size(), 0xCD);
-  const size_t result_bytes = shape.result.lane_bytes();
-  kernel.RunInPlace(a.data(), std::max(stride, a_bytes), b.data(), std::max(stride, b_bytes),
-                    c.data(), std::max(stride, c_bytes), got.data(), result_bytes);
-  if (got != want) {
-    ++differences;
-    ADD_FAILURE() << t.name << ": in place, stride " << stride << ", differs from portable";
-  }
+  kernel.RunInPlace(a.data(), a_stride, b.data(), b_stride, c.data(), c_stride, got.data(),
+                    result_bytes);
+  expect(got, want, "in place");
   std::fill(got.begin(), got.end(), 0xCD);
-  kernel.RunInPlace(a.data(), std::max(stride, a_bytes), slots.b.data(), b_bytes, slots.c.data(),
-                    c_bytes, got.data(), result_bytes);
-  if (got != want) {
-    ++differences;
-    ADD_FAILURE() << t.name << ": A alone in place, stride " << stride << ", differs";
-  }
-  // Result in place too, spread like C, and over C when it is as wide (the interpreter's folded
-  // store of an accumulator): every lane where it belongs, the bytes between the lanes untouched.
-  const size_t result_stride = std::max(stride, result_bytes);
+  kernel.RunInPlace(a.data(), a_stride, slots.b.data(), b_bytes, slots.c.data(), c_bytes,
+                    got.data(), result_bytes);
+  expect(got, want, "A alone in place");
   std::vector<uint8_t> spread =
       Spread(std::vector<uint8_t>(want.size(), 0), result_bytes, result_stride, rng);
-  std::vector<uint8_t> expected = spread;
-  for (size_t l = 0; l < 16; ++l) {
-    std::copy_n(&want[l * result_bytes], result_bytes, &expected[l * result_stride]);
-  }
-  kernel.RunInPlace(a.data(), std::max(stride, a_bytes), b.data(), std::max(stride, b_bytes),
-                    c.data(), std::max(stride, c_bytes), spread.data(), result_stride);
-  if (spread != expected) {
-    ++differences;
-    ADD_FAILURE() << t.name << ": Result in place, stride " << stride << ", differs";
-  }
+  const std::vector<uint8_t> expected = WithLanes(spread, want, result_bytes, result_stride);
+  kernel.RunInPlace(a.data(), a_stride, b.data(), b_stride, c.data(), c_stride, spread.data(),
+                    result_stride);
+  expect(spread, expected, "Result in place");
   if (result_bytes == c_bytes) {
     std::vector<uint8_t> over_c = c;
-    std::vector<uint8_t> expected_c = c;
-    for (size_t l = 0; l < 16; ++l) {
-      std::copy_n(&want[l * result_bytes], result_bytes, &expected_c[l * result_stride]);
-    }
-    kernel.RunInPlace(a.data(), std::max(stride, a_bytes), b.data(), std::max(stride, b_bytes),
-                      over_c.data(), result_stride, over_c.data(), result_stride);
-    if (over_c != expected_c) {
-      ++differences;
-      ADD_FAILURE() << t.name << ": Result in place over C, stride " << stride << ", differs";
-    }
+    kernel.RunInPlace(a.data(), a_stride, b.data(), b_stride, over_c.data(), c_stride,
+                      over_c.data(), c_stride);
+    expect(over_c, WithLanes(c, want, result_bytes, c_stride), "Result in place over C");
   }
   return differences;
 }

@@ -41,15 +41,6 @@ constexpr uint32_t kColumns = 16, kRows = 8, kK = 16;
 // The helpers are forced inline into the routines, which carry the same target.
 #define XMX_MMA_FAST512 inline __attribute__((always_inline)) XMX_MMA_AVX512
 
-// Lane l of an operand is at first + l * stride: the register slot's lane-major layout (stride
-// the lane's bytes, a constant the compiler folds) or the interpreter's private copies
-// (RunInPlace, which saves copying the operands into slots first).
-struct Lanes {
-  const uint8_t* first;
-  size_t stride;
-  const uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
-};
-
 // The 64 bytes of lanes l .. l + 64 / lane_bytes - 1 (lane_bytes 16 or 32) as one vector.
 template <uint32_t kLaneBytes>
 XMX_MMA_FAST512 __m512i LaneVector(Lanes x, uint32_t l) {
@@ -65,13 +56,6 @@ XMX_MMA_FAST512 __m512i LaneVector(Lanes x, uint32_t l) {
     return _mm512_inserti32x4(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[l + 3])), 3);
   }
 }
-
-// Result lane l is at first + l * stride, like Lanes.
-struct ResultLanes {
-  uint8_t* first;
-  size_t stride;
-  uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
-};
 
 // --- Exponent ranges -----------------------------------------------------------------------------
 //

@@ -56,21 +56,6 @@ namespace {
 constexpr uint32_t kColumns = 16;  // lanes: one column each
 constexpr uint32_t kQuads = 8;     // K / 4: the 32-bit words of a B lane
 
-// Lane l of an operand is at first + l * stride: the register slot's lane-major layout (stride
-// the lane's bytes, a constant the compiler folds) or another memory's (RunInPlace).
-struct Lanes {
-  const uint8_t* first;
-  size_t stride;
-  const uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
-};
-
-// Result lane l is at first + l * stride, like Lanes.
-struct ResultLanes {
-  uint8_t* first;
-  size_t stride;
-  uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
-};
-
 // Lanes l and l + 1 of 16 bytes each, as one vector.
 XMX_MMA_VNNI_INLINE __m256i TwoLanes128(Lanes x, uint32_t l) {
   if (x.stride == 16) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[l]));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -42,6 +43,21 @@ inline constexpr uint32_t kMaxColumns = 16;  // columns per half
 inline constexpr uint32_t kMaxRows = 16;     // rows per half
 inline constexpr uint32_t kMaxK = 128;
 inline constexpr uint32_t kMaxKTimesRows = 1024;  // padded_k * padded_rows, per half
+
+// Where the hand-vectorized routines find an operand's lanes (RunInPlaceFn): lane l at
+// first + l * stride, the stride being the lane's own size in a register slot or the stride of
+// the work-items' private copies when the interpreter hands the operands over where they lie.
+struct Lanes {
+  const uint8_t* first;
+  size_t stride;
+  const uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
+};
+// The same for the Result, which the routines write.
+struct ResultLanes {
+  uint8_t* first;
+  size_t stride;
+  uint8_t* operator[](uint32_t lane) const { return first + lane * stride; }
+};
 
 // The best instruction set this CPU runs (never kBest).
 MmaIsa BestIsa();
